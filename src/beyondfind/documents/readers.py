@@ -1,0 +1,232 @@
+"""Readers for each supported format; :func:`load_document` picks one by file extension."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from .. import BeyondfindError
+from .model import Document, Passage
+from .segment import blocks, passages_from_blocks
+
+_GUTENBERG_START = re.compile(r"^\*\*\* ?START OF (?:THE|THIS) PROJECT GUTENBERG.*$", re.MULTILINE | re.IGNORECASE)
+_GUTENBERG_END = re.compile(r"^\*\*\* ?END OF (?:THE|THIS) PROJECT GUTENBERG.*$", re.MULTILINE | re.IGNORECASE)
+_TITLE = re.compile(r"^Title:\s*(.+)$", re.MULTILINE)
+
+TABLE_TEXT_COLUMNS = ("text", "sentence")
+TABLE_CHAPTER_COLUMNS = ("chapter", "section", "doc_id", "document", "article_id")
+HTML_BLOCKS = ("p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "blockquote", "pre", "dd", "dt", "td")
+HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+
+
+def _decode(data: bytes, name: str) -> str:
+    if b"\x00" in data[:4096] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise BeyondfindError(f"{name}: looks like a binary file, not text; give a .txt, .md, .html, .epub, .csv or .jsonl file")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def gutenberg_body(text: str) -> tuple[int, int]:
+    """``[start, end)`` between the ``*** START OF`` and ``*** END OF`` lines, or the whole text."""
+    start_m = _GUTENBERG_START.search(text)
+    start = start_m.end() if start_m else 0
+    end_m = _GUTENBERG_END.search(text, start)
+    end = end_m.start() if end_m else len(text)
+    return start, end
+
+
+def read_text(data: bytes, name: str) -> Document:
+    text = _decode(data, name)
+    start, end = gutenberg_body(text)
+    title = _TITLE.search(text[:start]) if start else None
+    return Document(name, "txt", text, passages_from_blocks(text, blocks(text, start, end)),
+                    _sha(data), title.group(1).strip() if title else None)
+
+
+def read_markdown(data: bytes, name: str) -> Document:
+    text = _decode(data, name)
+    spans = blocks(text)
+    title = next((text[s:e].lstrip("# ").strip() for s, e in spans if text[s:e].startswith("# ")), None)
+    chapters, current = [], None
+    for s, e in spans:
+        if text[s:e].startswith("#"):
+            current = text[s:e].lstrip("# ").strip()[:80]
+        chapters.append(current)
+    return Document(name, "md", text, passages_from_blocks(text, spans, chapters), _sha(data), title)
+
+
+def _bs4():
+    try:
+        from bs4 import BeautifulSoup
+    except ImportError:
+        raise BeyondfindError("reading HTML/EPUB needs beautifulsoup4: pip install 'beyondfind[formats]'") from None
+    return BeautifulSoup
+
+
+def _html_units(html: str | bytes) -> tuple[list[tuple[str, str]], str | None]:
+    """(tag, text) of each block element in document order, and the ``<title>``."""
+    soup = _bs4()(html, "html.parser")
+    for bad in soup(["script", "style", "head", "nav"]):
+        if bad.name == "head":
+            continue
+        bad.decompose()
+    title = soup.title.get_text(" ", strip=True) if soup.title else None
+    units = []
+    body = soup.body or soup
+    for el in body.find_all(HTML_BLOCKS):
+        if el.find(HTML_BLOCKS):  # keep leaves only: nested blocks are emitted themselves
+            continue
+        txt = " ".join(el.get_text(" ", strip=True).split())
+        if txt:
+            units.append((el.name, txt))
+    if not units:
+        txt = " ".join(body.get_text(" ", strip=True).split())
+        if txt:
+            units.append(("p", txt))
+    return units, title
+
+
+class _Builder:
+    """Accumulates extracted text units into one text with offsets and chapters."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.passages: list[Passage] = []
+        self.length = 0
+
+    def add(self, text: str, chapter: str | None) -> None:
+        if self.parts:
+            self.parts.append("\n\n")
+            self.length += 2
+        self.passages.append(Passage(len(self.passages), self.length, self.length + len(text), text, chapter))
+        self.parts.append(text)
+        self.length += len(text)
+
+    def text(self) -> str:
+        return "".join(self.parts)
+
+
+def read_html(data: bytes, name: str) -> Document:
+    units, title = _html_units(_decode(data, name))
+    b = _Builder()
+    chapter = None
+    for tag, txt in units:
+        if tag in HEADINGS:
+            chapter = txt[:80]
+        b.add(txt, chapter)
+    return Document(name, "html", b.text(), tuple(b.passages), _sha(data), title)
+
+
+def read_epub(data: bytes, name: str) -> Document:
+    try:
+        import ebooklib
+        from ebooklib import epub
+    except ImportError:
+        raise BeyondfindError("reading EPUB needs ebooklib: pip install 'beyondfind[formats]'") from None
+    import tempfile
+    import zipfile
+
+    if not zipfile.is_zipfile(io.BytesIO(data)):
+        raise BeyondfindError(f"{name}: not a valid EPUB (not a zip archive)")
+    with tempfile.NamedTemporaryFile(suffix=".epub") as tmp:
+        tmp.write(data)
+        tmp.flush()
+        try:
+            book = epub.read_epub(tmp.name, options={"ignore_ncx": True})
+        except Exception as exc:  # ebooklib raises many types on corrupt input
+            raise BeyondfindError(f"{name}: corrupt EPUB ({exc})") from None
+    titles = book.get_metadata("DC", "title")
+    b = _Builder()
+    for item_id, _linear in book.spine:
+        item = book.get_item_with_id(item_id)
+        if item is None or item.get_type() != ebooklib.ITEM_DOCUMENT:
+            continue
+        units, _ = _html_units(item.get_content())
+        for _tag, txt in units:
+            b.add(txt, item_id)
+    return Document(name, "epub", b.text(), tuple(b.passages), _sha(data), titles[0][0] if titles else None)
+
+
+def _table_rows(data: bytes, name: str, fmt: str) -> list[dict]:
+    text = _decode(data, name)
+    if fmt == "csv":
+        try:
+            return list(csv.DictReader(io.StringIO(text)))
+        except csv.Error as exc:
+            raise BeyondfindError(f"{name}: malformed CSV ({exc})") from None
+    rows = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise BeyondfindError(f"{name}: line {n} is not valid JSON ({exc.msg})") from None
+        if not isinstance(row, dict):
+            raise BeyondfindError(f"{name}: line {n} is not a JSON object")
+        rows.append(row)
+    return rows
+
+
+def read_table(data: bytes, name: str, fmt: str) -> Document:
+    rows = _table_rows(data, name, fmt)
+    if not rows:
+        raise BeyondfindError(f"{name}: no rows")
+    column = next((c for c in TABLE_TEXT_COLUMNS if c in rows[0]), None)
+    if column is None:
+        raise BeyondfindError(f"{name}: no 'text' or 'sentence' column (columns: {', '.join(map(str, rows[0]))})")
+    chapter_col = next((c for c in TABLE_CHAPTER_COLUMNS if c in rows[0]), None)
+    b = _Builder()
+    for row in rows:
+        txt = " ".join(str(row.get(column) or "").split())
+        if txt:
+            b.add(txt, str(row[chapter_col]) if chapter_col and row.get(chapter_col) is not None else None)
+    return Document(name, fmt, b.text(), tuple(b.passages), _sha(data))
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+READERS: dict[str, Callable[[bytes, str], Document]] = {
+    ".txt": read_text,
+    ".text": read_text,
+    ".md": read_markdown,
+    ".markdown": read_markdown,
+    ".html": read_html,
+    ".htm": read_html,
+    ".xhtml": read_html,
+    ".epub": read_epub,
+    ".csv": lambda d, n: read_table(d, n, "csv"),
+    ".jsonl": lambda d, n: read_table(d, n, "jsonl"),
+}
+
+
+def parse_document(data: bytes, name: str) -> Document:
+    """Parse file content by the extension of ``name``."""
+    ext = Path(name).suffix.lower()
+    reader = READERS.get(ext)
+    if reader is None:
+        raise BeyondfindError(f"{name}: unsupported file type {ext or '(none)'}; supported: {', '.join(sorted(READERS))}")
+    return reader(data, Path(name).name)
+
+
+def load_document(path: str | Path) -> Document:
+    """Read and parse a document file; errors name the file and what is wrong."""
+    p = Path(path)
+    if p.is_dir():
+        raise BeyondfindError(f"{p}: is a directory; give a document file")
+    if not p.exists():
+        raise BeyondfindError(f"{p}: no such file")
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise BeyondfindError(f"{p}: cannot read ({exc.strerror})") from None
+    return parse_document(data, p.name)

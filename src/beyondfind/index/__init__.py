@@ -1,0 +1,29 @@
+"""The annotated index: documents and their annotations in a SQLite library."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from ..documents import Document, load_document
+from .annotate import annotate_document
+from .book import Book
+from .store import DocumentInfo, Library, default_library_path
+
+__all__ = ["Book", "DocumentInfo", "Library", "annotate_document", "default_library_path", "index_document"]
+
+
+def index_document(library: Library, source: str | Path | Document, nlp_loader: Callable[[], object],
+                   progress_factory: Callable[[int, str], Callable[[int], None]] | None = None) -> tuple[int, bool]:
+    """Index ``source`` unless a document with the same content is already there.
+
+    Returns (document id, whether it was newly indexed). ``nlp_loader`` is only called when
+    annotation is needed, so re-indexing an unchanged file loads no model.
+    """
+    document = source if isinstance(source, Document) else load_document(source)
+    known = library.find(document.sha256)
+    if known is not None:
+        return known.id, False
+    progress = progress_factory(len(document.passages), document.name) if progress_factory else None
+    annotations = annotate_document(document, nlp_loader(), progress=progress)
+    return library.store(document, annotations), True

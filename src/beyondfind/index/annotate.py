@@ -1,0 +1,202 @@
+"""Annotate a :class:`~beyondfind.documents.Document` once: run the NLP pipeline over its
+passages (long ones in chunks), then resolve book-level structure the per-passage pipeline cannot
+see: names propagated to untagged occurrences, pronoun anaphora across passage boundaries, and the
+first-person narrator.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from ..documents import Document
+from ..nlp import anaphora
+from ..nlp.components import NOT_NAMES, SUBJECT_DEPS, is_subject, narrator_from_text
+from ..nlp.names import (FIRST_PERSON_PRONOUNS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, name_gender,
+                         parse_name, pronoun_gender)
+from ..nlp.text import chunks, clean_for_nlp
+from .records import Annotations, Mention, Pronoun, Sentence, Verb
+
+MAX_CHUNK_CHARS = 10_000
+_QUOTED = re.compile(r"“[^”]*”|\"[^\"\n]*\"")
+NAME_LABELS = frozenset({"PER", "LOC", "GPE", "FAC", "ORG", "VEH"})
+FIRST_PERSON_NARRATION = 0.01  # share of first-person pronouns among narration tokens
+
+
+@dataclass
+class _Candidate:
+    """A capitalised token not inside a name: a place where a known name may have been missed."""
+
+    passage: int
+    sentence: int
+    start: int
+    end: int
+    text: str
+    sent_start: bool
+    is_subject: bool
+    in_quote: bool
+
+
+@dataclass
+class _Raw:
+    sentences: list[Sentence]
+    mentions: list[Mention]
+    pronouns: list[Pronoun]
+    verbs: list[Verb]
+    candidates: list[_Candidate]
+    narration_tokens: int = 0
+    vocatives: Counter | None = None
+
+
+def _units(document: Document):
+    for p in document.passages:
+        for offset, piece in chunks(p.text, MAX_CHUNK_CHARS):
+            yield clean_for_nlp(piece), (p.index, p.start + offset)
+
+
+_VOCATIVE_BEFORE = {"“", '"', ",", "‘", "--", "—"}
+_VOCATIVE_AFTER = {",", "!", "?", "”", '"', "--", "—", "."}
+
+
+def _extract(doc, passage: int, base: int, raw: _Raw) -> None:
+    sent_base = len(raw.sentences)
+    sent_of = [0] * len(doc)
+    for k, sent in enumerate(doc.sents):
+        raw.sentences.append(Sentence(sent_base + k, passage, base + sent.start_char, base + sent.end_char))
+        for t in sent:
+            sent_of[t.i] = sent_base + k
+    qmask = doc._.quote_mask
+    covered = [False] * len(doc)
+    for ent in doc.ents:
+        for i in range(ent.start, ent.end):
+            covered[i] = True
+    name_spans = {(s.start, s.end): s for s in doc._.names}
+    for ent in doc.ents:
+        names = [s for (a, b), s in name_spans.items() if ent.start <= a and b <= ent.end]
+        if names:
+            for s in names:
+                _add_name(raw, s, s.label_, passage, base, sent_of, qmask)
+        else:  # nominals ("the old man") and DATE/TIME
+            raw.mentions.append(Mention(len(raw.mentions), passage, sent_of[ent.start], base + ent.start_char,
+                                        base + ent.end_char, ent.text, ent.label_, False, ent.text.lower(), None,
+                                        is_subject(ent), qmask[ent.start]))
+    vocatives = raw.vocatives
+    for tok in doc:
+        low = tok.lower_
+        if not qmask[tok.i] and not tok.is_punct and not tok.is_space:
+            raw.narration_tokens += 1
+        if low in THIRD_PERSON_PRONOUNS or low in FIRST_PERSON_PRONOUNS:
+            person = 3 if low in THIRD_PERSON_PRONOUNS else 1
+            raw.pronouns.append(Pronoun(len(raw.pronouns), passage, sent_of[tok.i], base + tok.idx,
+                                        base + tok.idx + len(tok), tok.text, person, pronoun_gender(low), qmask[tok.i]))
+        elif tok.pos_ in ("VERB",) and tok.lemma_:
+            raw.verbs.append(Verb(passage, sent_of[tok.i], tok.lemma_.lower()))
+        if not covered[tok.i] and tok.text[:1].isupper() and tok.text.isalpha() and low not in NOT_NAMES:
+            raw.candidates.append(_Candidate(passage, sent_of[tok.i], base + tok.idx, base + tok.idx + len(tok),
+                                             tok.text, tok.is_sent_start or (tok.i > 0 and doc[tok.i - 1].text in "“\"‘"),
+                                             tok.dep_ in SUBJECT_DEPS, qmask[tok.i]))
+        if (qmask[tok.i] and tok.text[:1].isupper() and tok.i > 0 and doc[tok.i - 1].text in _VOCATIVE_BEFORE
+                and tok.i + 1 < len(doc) and doc[tok.i + 1].text in _VOCATIVE_AFTER):
+            vocatives[parse_name(tok.text).key] += 1
+
+
+def _add_name(raw: _Raw, span, label: str, passage: int, base: int, sent_of, qmask) -> None:
+    name = span._.name
+    raw.mentions.append(Mention(len(raw.mentions), passage, sent_of[span.start], base + span.start_char,
+                                base + span.end_char, span.text, label, True, name.key, name.honorific,
+                                is_subject(span), qmask[span.start]))
+
+
+def _propagate_names(raw: _Raw) -> None:
+    """Capitalised runs missed by NER become PER mentions when the book's PER names include them.
+
+    A run qualifies when its name key was tagged PER at least twice elsewhere, or when it follows an
+    honorific; sentence-initial single words must be known PER names of at least 3 mentions.
+    """
+    per_counts = Counter(m.key for m in raw.mentions if m.is_name and m.label == "PER")
+    other = Counter(m.key for m in raw.mentions if m.is_name and m.label != "PER")
+    known = {k for k, c in per_counts.items() if c >= 2 and c > other.get(k, 0)}
+    cands = raw.candidates
+    i = 0
+    added = []
+    while i < len(cands):
+        j = i + 1
+        while (j < len(cands) and cands[j].sentence == cands[i].sentence
+               and 0 < cands[j].start - cands[j - 1].end <= 2):
+            j += 1
+        run = cands[i:j]
+        text = " ".join(c.text for c in run)
+        words = [c.text.lower() for c in run]
+        while words and words[0] in STRIP_HONORIFICS and len(words) > 1:
+            words = words[1:]
+        key = " ".join(words)
+        honor = run[0].text.lower() in STRIP_HONORIFICS and len(run) > 1
+        ok = key in known and (not run[0].sent_start or len(run) > 1 or per_counts[key] >= 3)
+        if ok or honor:
+            name = parse_name(text)
+            added.append(Mention(0, run[0].passage, run[0].sentence, run[0].start, run[-1].end, text, "PER", True,
+                                 name.key, name.honorific, any(c.is_subject for c in run), run[0].in_quote,
+                                 "propagated"))
+        i = j
+    if added:
+        merged = sorted(raw.mentions + added, key=lambda m: (m.start, -m.end))
+        raw.mentions = [replace(m, id=k) for k, m in enumerate(merged)]
+
+
+def _detect_narrator(document: Document, raw: _Raw) -> str | None:
+    """The narrator's name: stated ("my name is", "call me"), else — in first-person narration —
+    the name most often used as a vocative in dialogue that narration itself rarely uses."""
+    first_person = sum(1 for p in raw.pronouns if p.person == 1 and not p.in_quote)
+    if raw.narration_tokens == 0 or first_person / raw.narration_tokens < FIRST_PERSON_NARRATION:
+        return None
+    body = document.text[document.passages[0].start: document.passages[-1].end] if document.passages else ""
+    stated = narrator_from_text(_QUOTED.sub(" ", body))  # the narrator's own voice, not dialogue
+    if stated:
+        return stated
+    per = Counter(m.key for m in raw.mentions if m.is_name and m.label == "PER")
+    narration = Counter(m.key for m in raw.mentions if m.is_name and m.label == "PER" and not m.in_quote)
+    best, best_score = None, 0.0
+    for key, voc in raw.vocatives.items():
+        if voc < 3 or per.get(key, 0) < 3:
+            continue
+        score = voc * (1 - narration.get(key, 0) / per[key])
+        if score > best_score:
+            best, best_score = key, score
+    return best.title() if best else None
+
+
+def _resolve(raw: _Raw, narrator: str | None) -> None:
+    names = [m for m in raw.mentions if m.is_name and m.label == "PER"]
+    name_items = [anaphora.NameItem(m.start, m.sentence, name_gender(parse_name(m.text)), m.is_subject, m.in_quote)
+                  for m in names]
+    third = [p for p in raw.pronouns if p.person == 3]
+    items = [anaphora.PronounItem(p.start, p.sentence, p.gender, p.text, p.in_quote) for p in third]
+    links = dict(zip((p.id for p in third), anaphora.resolve_pronouns(name_items, items)))
+    out = []
+    for p in raw.pronouns:
+        if p.person == 3 and links.get(p.id) is not None:
+            p = replace(p, antecedent=names[links[p.id]].id)
+        elif p.person == 1 and narrator and not p.in_quote:
+            p = replace(p, narrator=True)
+        out.append(p)
+    raw.pronouns = out
+
+
+def annotate_document(document: Document, nlp, *, batch_size: int = 64, n_process: int = 1,
+                      progress: Callable[[int], None] | None = None) -> Annotations:
+    """All annotations of ``document``; ``progress(n)`` is called with the number of passages done."""
+    raw = _Raw([], [], [], [], [], 0, Counter())
+    last_passage = -1
+    for doc, (passage, base) in nlp.pipe(_units(document), as_tuples=True, batch_size=batch_size, n_process=n_process):
+        _extract(doc, passage, base, raw)
+        if progress and passage != last_passage:
+            progress(passage - last_passage)
+            last_passage = passage
+    _propagate_names(raw)
+    narrator = _detect_narrator(document, raw)
+    _resolve(raw, narrator)
+    return Annotations(tuple(raw.sentences), tuple(raw.mentions), tuple(raw.pronouns), tuple(raw.verbs), narrator,
+                       nlp.meta.get("name", "unknown") + "-" + nlp.meta.get("version", "0"))
+

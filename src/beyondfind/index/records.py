@@ -1,0 +1,69 @@
+"""Annotation records stored in the library, one row per record (all offsets absolute)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Sentence:
+    index: int
+    passage: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Mention:
+    """An entity span. ``is_name``: a proper name (``key`` = its normalised name words), else a
+    nominal or temporal expression. ``source``: "ner" (the pipeline) or "propagated" (a capitalised
+    occurrence of a name the pipeline tagged elsewhere in the book)."""
+
+    id: int
+    passage: int
+    sentence: int
+    start: int
+    end: int
+    text: str
+    label: str
+    is_name: bool
+    key: str
+    honorific: str | None
+    is_subject: bool
+    in_quote: bool
+    source: str = "ner"
+
+
+@dataclass(frozen=True)
+class Pronoun:
+    """A personal pronoun; ``antecedent`` is a :class:`Mention` id (third person) and ``narrator``
+    marks a first-person pronoun outside quotes linked to the document's narrator."""
+
+    id: int
+    passage: int
+    sentence: int
+    start: int
+    end: int
+    text: str
+    person: int
+    gender: str | None
+    in_quote: bool
+    antecedent: int | None = None
+    narrator: bool = False
+
+
+@dataclass(frozen=True)
+class Verb:
+    passage: int
+    sentence: int
+    lemma: str
+
+
+@dataclass(frozen=True)
+class Annotations:
+    sentences: tuple[Sentence, ...]
+    mentions: tuple[Mention, ...]
+    pronouns: tuple[Pronoun, ...]
+    verbs: tuple[Verb, ...]
+    narrator: str | None
+    pipeline: str

@@ -1,0 +1,177 @@
+"""The library: one SQLite file holding documents and their annotations, keyed by content sha256.
+
+Writes happen in one transaction per document, so a crash or Ctrl-C mid-index leaves the library
+as it was; the next run indexes the document again from the start.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import BeyondfindError
+from ..documents import Document, Passage
+from .records import Annotations, Mention, Pronoun, Sentence, Verb
+
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS documents (
+    id INTEGER PRIMARY KEY, sha256 TEXT NOT NULL UNIQUE, name TEXT NOT NULL, format TEXT NOT NULL,
+    title TEXT, text TEXT NOT NULL, narrator TEXT, pipeline TEXT NOT NULL,
+    added_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP);
+CREATE TABLE IF NOT EXISTS passages (
+    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE, idx INTEGER NOT NULL,
+    start INTEGER NOT NULL, "end" INTEGER NOT NULL, chapter TEXT, PRIMARY KEY (doc_id, idx));
+CREATE TABLE IF NOT EXISTS sentences (
+    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE, idx INTEGER NOT NULL,
+    passage INTEGER NOT NULL, start INTEGER NOT NULL, "end" INTEGER NOT NULL, PRIMARY KEY (doc_id, idx));
+CREATE TABLE IF NOT EXISTS mentions (
+    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE, id INTEGER NOT NULL,
+    passage INTEGER NOT NULL, sentence INTEGER NOT NULL, start INTEGER NOT NULL, "end" INTEGER NOT NULL,
+    text TEXT NOT NULL, label TEXT NOT NULL, is_name INTEGER NOT NULL, key TEXT NOT NULL, honorific TEXT,
+    is_subject INTEGER NOT NULL, in_quote INTEGER NOT NULL, source TEXT NOT NULL, PRIMARY KEY (doc_id, id));
+CREATE TABLE IF NOT EXISTS pronouns (
+    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE, id INTEGER NOT NULL,
+    passage INTEGER NOT NULL, sentence INTEGER NOT NULL, start INTEGER NOT NULL, "end" INTEGER NOT NULL,
+    text TEXT NOT NULL, person INTEGER NOT NULL, gender TEXT, in_quote INTEGER NOT NULL,
+    antecedent INTEGER, narrator INTEGER NOT NULL, PRIMARY KEY (doc_id, id));
+CREATE TABLE IF NOT EXISTS verbs (
+    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    passage INTEGER NOT NULL, sentence INTEGER NOT NULL, lemma TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS verbs_doc ON verbs(doc_id);
+"""
+
+
+@dataclass(frozen=True)
+class DocumentInfo:
+    id: int
+    sha256: str
+    name: str
+    format: str
+    title: str | None
+    n_passages: int
+    narrator: str | None
+    added_at: str
+
+
+def default_library_path() -> Path:
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("beyondfind")) / "library.sqlite"
+
+
+class Library:
+    """A SQLite library file. Open with ``Library(path)``; use as a context manager to close."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path is not None else default_library_path()
+        if self.path.is_dir():
+            raise BeyondfindError(f"library {self.path} is a directory; give a file path with --library")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self.conn.execute("PRAGMA foreign_keys = ON")
+            self.conn.execute("PRAGMA journal_mode = WAL")
+            self.conn.executescript(SCHEMA)
+            row = self.conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+            if row is None:
+                self.conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+            elif int(row[0]) != SCHEMA_VERSION:
+                raise BeyondfindError(f"library {self.path} has schema {row[0]}, this beyondfind needs "
+                                      f"{SCHEMA_VERSION}; choose another --library file")
+        except sqlite3.DatabaseError as exc:
+            raise BeyondfindError(f"library {self.path} is not a usable SQLite file ({exc}); "
+                                  "choose another --library file") from None
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> "Library":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    # --- documents -------------------------------------------------------------------------
+    def find(self, sha256: str) -> DocumentInfo | None:
+        row = self.conn.execute(_INFO_SQL + " WHERE d.sha256 = ?", (sha256,)).fetchone()
+        return DocumentInfo(*row) if row else None
+
+    def get(self, doc_id: int) -> DocumentInfo:
+        row = self.conn.execute(_INFO_SQL + " WHERE d.id = ?", (doc_id,)).fetchone()
+        if row is None:
+            raise BeyondfindError(f"no document {doc_id} in library {self.path}; list them with `beyondfind documents`")
+        return DocumentInfo(*row)
+
+    def documents(self) -> list[DocumentInfo]:
+        return [DocumentInfo(*r) for r in self.conn.execute(_INFO_SQL + " ORDER BY d.id")]
+
+    def delete(self, doc_id: int) -> None:
+        with self.transaction() as c:
+            c.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
+
+    def store(self, document: Document, ann: Annotations) -> int:
+        """Store ``document`` with its annotations in one transaction; returns its id."""
+        with self.transaction() as c:
+            cur = c.execute("INSERT INTO documents (sha256, name, format, title, text, narrator, pipeline) "
+                            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                            (document.sha256, document.name, document.format, document.title, document.text,
+                             ann.narrator, ann.pipeline))
+            doc_id = cur.lastrowid
+            c.executemany("INSERT INTO passages VALUES (?, ?, ?, ?, ?)",
+                          [(doc_id, p.index, p.start, p.end, p.chapter) for p in document.passages])
+            c.executemany("INSERT INTO sentences VALUES (?, ?, ?, ?, ?)",
+                          [(doc_id, s.index, s.passage, s.start, s.end) for s in ann.sentences])
+            c.executemany("INSERT INTO mentions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                          [(doc_id, m.id, m.passage, m.sentence, m.start, m.end, m.text, m.label, int(m.is_name),
+                            m.key, m.honorific, int(m.is_subject), int(m.in_quote), m.source) for m in ann.mentions])
+            c.executemany("INSERT INTO pronouns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                          [(doc_id, p.id, p.passage, p.sentence, p.start, p.end, p.text, p.person, p.gender,
+                            int(p.in_quote), p.antecedent, int(p.narrator)) for p in ann.pronouns])
+            c.executemany("INSERT INTO verbs VALUES (?, ?, ?, ?)",
+                          [(doc_id, v.passage, v.sentence, v.lemma) for v in ann.verbs])
+        return doc_id
+
+    def load(self, doc_id: int) -> tuple[Document, Annotations]:
+        """The stored document and annotations (the inverse of :meth:`store`)."""
+        row = self.conn.execute("SELECT sha256, name, format, title, text, narrator, pipeline FROM documents "
+                                "WHERE id = ?", (doc_id,)).fetchone()
+        if row is None:
+            raise BeyondfindError(f"no document {doc_id} in library {self.path}")
+        sha, name, fmt, title, text, narrator, pipeline = row
+        q = self.conn.execute
+        passages = tuple(Passage(i, s, e, text[s:e], ch) for i, s, e, ch in
+                         q('SELECT idx, start, "end", chapter FROM passages WHERE doc_id = ? ORDER BY idx', (doc_id,)))
+        sentences = tuple(Sentence(*r) for r in
+                          q('SELECT idx, passage, start, "end" FROM sentences WHERE doc_id = ? ORDER BY idx', (doc_id,)))
+        mentions = tuple(Mention(i, p, s, a, b, t, lab, bool(isn), k, h, bool(sub), bool(iq), src)
+                         for i, p, s, a, b, t, lab, isn, k, h, sub, iq, src in
+                         q('SELECT id, passage, sentence, start, "end", text, label, is_name, key, honorific, '
+                           'is_subject, in_quote, source FROM mentions WHERE doc_id = ? ORDER BY id', (doc_id,)))
+        pronouns = tuple(Pronoun(i, p, s, a, b, t, per, g, bool(iq), ante, bool(nar))
+                         for i, p, s, a, b, t, per, g, iq, ante, nar in
+                         q('SELECT id, passage, sentence, start, "end", text, person, gender, in_quote, antecedent, '
+                           'narrator FROM pronouns WHERE doc_id = ? ORDER BY id', (doc_id,)))
+        verbs = tuple(Verb(*r) for r in q("SELECT passage, sentence, lemma FROM verbs WHERE doc_id = ? ORDER BY rowid",
+                                          (doc_id,)))
+        document = Document(name, fmt, text, passages, sha, title)
+        return document, Annotations(sentences, mentions, pronouns, verbs, narrator, pipeline)
+
+
+_INFO_SQL = ("SELECT d.id, d.sha256, d.name, d.format, d.title, "
+             "(SELECT COUNT(*) FROM passages p WHERE p.doc_id = d.id), d.narrator, d.added_at FROM documents d")

@@ -1,0 +1,54 @@
+"""The NLP pipeline: tokenizer, sentences, POS + lemmas, dependency parse, NER (LitBank types plus
+DATE/TIME rules), names, pronoun anaphora and narrator linking.
+
+:func:`load_pipeline` is the only entry point; nothing is loaded at import time.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .. import BeyondfindError
+
+SHIPPED_MODEL = Path(__file__).parent / "model"
+BLANK = "blank"  # pseudo-name: spaCy's blank English + rules, no trained model
+
+
+def shipped_model_available() -> bool:
+    return (SHIPPED_MODEL / "meta.json").exists()
+
+
+def load_pipeline(name: str | Path | None = None, *, anaphora_window: int = 3):
+    """A spaCy ``Language`` with beyondfind's components.
+
+    ``name``: None → the shipped pipeline (or the blank fallback if it is missing); ``"blank"`` →
+    blank English + rules; otherwise an installed spaCy pipeline name or a path to one.
+    """
+    import spacy
+
+    from . import components  # noqa: F401  (registers the factories)
+    from .temporal import patterns
+
+    if name is None:
+        name = SHIPPED_MODEL if shipped_model_available() else BLANK
+    if str(name) == BLANK:
+        nlp = spacy.blank("en")
+        nlp.add_pipe("sentencizer")
+    else:
+        try:
+            nlp = spacy.load(name, exclude=["beyondfind_names", "beyondfind_anaphora", "beyondfind_narrator"])
+        except OSError as exc:
+            raise BeyondfindError(
+                f"cannot load spaCy pipeline {str(name)!r}: give an installed pipeline name, a path to one, "
+                f"or 'blank' ({exc})") from None
+    if not nlp.has_pipe("parser") and not nlp.has_pipe("senter") and not nlp.has_pipe("sentencizer"):
+        nlp.add_pipe("sentencizer", first=True)
+    if not nlp.has_pipe("ner"):
+        nlp.add_pipe("beyondfind_rule_ner")
+    ruler = nlp.add_pipe("entity_ruler", name="beyondfind_temporal", config={"overwrite_ents": False})
+    ruler.add_patterns(patterns())
+    nlp.add_pipe("beyondfind_names")
+    nlp.add_pipe("beyondfind_anaphora", config={"window": anaphora_window})
+    nlp.add_pipe("beyondfind_narrator")
+    nlp.max_length = 2_000_000
+    return nlp

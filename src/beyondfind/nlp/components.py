@@ -1,0 +1,202 @@
+"""spaCy components of the beyondfind pipeline; results live on Doc/Span/Token extensions.
+
+* ``beyondfind_rule_ner`` — fallback names for pipelines without NER (capitalised runs after an
+  honorific or starting with a known first name → PER).
+* ``beyondfind_names`` — ``Doc._.names``: the proper-name core of each entity ("his sister Mary"
+  → "Mary"; nominals such as "the old man" have none), ``Span._.name`` its :class:`Name`.
+* ``beyondfind_anaphora`` — ``Token._.antecedent``: the name span a third-person pronoun refers to
+  (:func:`beyondfind.nlp.anaphora.resolve_pronouns`), ``Doc._.pronoun_links``.
+* ``beyondfind_narrator`` — ``Doc._.narrator``: the narrator's name when the text reveals it
+  ("my name is …", "call me …"); ``Token._.narrator_ref`` on "I/me/my" outside quotes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span, Token
+
+from . import anaphora
+from .names import (FIRST_PERSON_PRONOUNS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, name_gender,
+                    parse_name, pronoun_gender, _first_names)
+from .text import quote_mask
+
+NAME_PARTICLES = frozenset({"de", "van", "von", "der", "la", "le", "du", "of", "d'"})
+NOT_NAMES = frozenset({
+    "the", "a", "an", "his", "her", "my", "our", "your", "their", "its", "this", "that", "these",
+    "those", "i", "he", "she", "it", "we", "they", "you", "chapter", "book", "volume", "part", "oh",
+    "o", "ah", "yes", "no", "well", "but", "and", "or", "so", "then", "now", "there", "here", "what",
+    "why", "how", "when", "where", "who", "god", "lord", "heaven", "sir", "madam", "ma'am", "mr", "mrs",
+    "miss", "mr.", "mrs.", "dr.", "st.",
+})
+SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj"})
+
+
+def _set_extensions() -> None:
+    for obj, name, default in ((Doc, "names", None), (Doc, "pronoun_links", None), (Doc, "narrator", None),
+                               (Doc, "quote_mask", None), (Span, "name", None), (Token, "antecedent", None),
+                               (Token, "narrator_ref", None)):
+        if not obj.has_extension(name):
+            obj.set_extension(name, default=default)
+
+
+_set_extensions()
+
+
+def name_core(span: Span) -> Span | None:
+    """The longest run of capitalised tokens in ``span`` (particles like "de" allowed inside)."""
+    best: tuple[int, int] | None = None
+    i = span.start
+    doc = span.doc
+    while i < span.end:
+        if _is_name_token(doc[i]):
+            j = i + 1
+            while j < span.end and (_is_name_token(doc[j]) or
+                                    (doc[j].lower_ in NAME_PARTICLES and j + 1 < span.end and _is_name_token(doc[j + 1]))):
+                j += 1
+            while j > i + 1 and doc[j - 1].lower_ in NAME_PARTICLES:
+                j -= 1
+            if best is None or (j - i) > (best[1] - best[0]):
+                best = (i, j)
+            i = j
+        else:
+            i += 1
+    if best is None:
+        return None
+    start, end = best
+    core = doc[start:end]
+    if all(t.lower_.strip(".") in STRIP_HONORIFICS or t.lower_ in NOT_NAMES for t in core):
+        return None
+    return core
+
+
+def _is_name_token(tok: Token) -> bool:
+    """Capitalised, alphabetic, not a function word; a proper noun when the pipeline tags POS."""
+    text = tok.text
+    if not text[:1].isupper() or not any(c.isalpha() for c in text):
+        return False
+    honorific = tok.lower_.strip(".") in STRIP_HONORIFICS
+    if tok.lower_ in NOT_NAMES and not honorific:
+        return False
+    if tok.pos_ and tok.pos_ not in ("PROPN", "X") and not honorific and tok.doc.has_annotation("POS"):
+        return False
+    return not text.isupper() or len(text) <= 3 or tok.lower_.strip(".") in STRIP_HONORIFICS
+
+
+@Language.factory("beyondfind_rule_ner")
+def make_rule_ner(nlp: Language, name: str):
+    """Names without a trained NER: honorific + capitalised words, or a known first name."""
+    male, female = _first_names()
+    first_names = male | female
+
+    def rule_ner(doc: Doc) -> Doc:
+        if doc.has_annotation("ENT_IOB") and len(doc.ents):
+            return doc
+        spans, i = [], 0
+        while i < len(doc):
+            tok = doc[i]
+            honor = tok.lower_.strip(".") in STRIP_HONORIFICS and tok.text[:1].isupper()
+            if honor or (_is_name_token(tok) and tok.lower_ in first_names):
+                j = i + 1
+                while j < len(doc) and (doc[j].text == "." and honor and j == i + 1 or _is_name_token(doc[j])):
+                    j += 1
+                if j - i >= (2 if honor else 1):
+                    spans.append(Span(doc, i, j, label="PER"))
+                i = j
+            else:
+                i += 1
+        doc.ents = spans
+        return doc
+
+    return rule_ner
+
+
+@Language.factory("beyondfind_names")
+def make_names(nlp: Language, name: str):
+    def names(doc: Doc) -> Doc:
+        found = []
+        for ent in doc.ents:
+            core = name_core(ent)
+            if core is None:
+                continue
+            span = Span(doc, core.start, core.end, label=ent.label_)
+            span._.name = parse_name(span.text)
+            if span._.name.words:
+                found.append(span)
+        doc._.names = found
+        doc._.quote_mask = quote_mask([t.text for t in doc])
+        return doc
+
+    return names
+
+
+def _sentence_index(doc: Doc) -> list[int]:
+    if not doc.has_annotation("SENT_START"):
+        return [0] * len(doc)
+    idx, out = -1, []
+    for tok in doc:
+        if tok.is_sent_start or idx < 0:
+            idx += 1
+        out.append(idx)
+    return out
+
+
+def is_subject(span: Span) -> bool:
+    return any(t.dep_ in SUBJECT_DEPS for t in span)
+
+
+@Language.factory("beyondfind_anaphora", default_config={"window": 3})
+def make_anaphora(nlp: Language, name: str, window: int):
+    settings = anaphora.AnaphoraSettings(window=window)
+
+    def resolve(doc: Doc) -> Doc:
+        names_ = [s for s in (doc._.names or []) if s.label_ == "PER"]
+        sent = _sentence_index(doc)
+        qmask = doc._.quote_mask or quote_mask([t.text for t in doc])
+        name_items = [anaphora.NameItem(s.start, sent[s.start], name_gender(s._.name), is_subject(s), qmask[s.start])
+                      for s in names_]
+        prons = [t for t in doc if t.lower_ in THIRD_PERSON_PRONOUNS]
+        pron_items = [anaphora.PronounItem(t.i, sent[t.i], pronoun_gender(t.text), t.text, qmask[t.i]) for t in prons]
+        links = []
+        for tok, ante in zip(prons, anaphora.resolve_pronouns(name_items, pron_items, settings)):
+            if ante is not None:
+                tok._.antecedent = names_[ante]
+                links.append((tok, names_[ante]))
+        doc._.pronoun_links = links
+        return doc
+
+    return resolve
+
+
+NARRATOR_PATTERNS = (
+    re.compile(r"\bmy name (?:is|was) ((?:[A-Z][\w'’-]+)(?: [A-Z][\w'’-]+)*)"),
+    re.compile(r"\b[Cc]all me ((?:[A-Z][\w'’-]+)(?: [A-Z][\w'’-]+)*)"),
+    re.compile(r"\bI (?:am|was) called ((?:[A-Z][\w'’-]+)(?: [A-Z][\w'’-]+)*)"),
+)
+
+
+def narrator_from_text(text: str) -> str | None:
+    """The narrator's name when the text states it ("my name is Pip", "Call me Ishmael")."""
+    for pattern in NARRATOR_PATTERNS:
+        m = pattern.search(text)
+        if m:
+            return m.group(1)
+    return None
+
+
+@Language.factory("beyondfind_narrator", default_config={"narrator": None})
+def make_narrator(nlp: Language, name: str, narrator: str | None):
+    """Link first-person pronouns outside quotes to the narrator (configured, or stated in the text)."""
+
+    def link(doc: Doc) -> Doc:
+        who = narrator or narrator_from_text(doc.text)
+        doc._.narrator = who
+        if who:
+            qmask = doc._.quote_mask or quote_mask([t.text for t in doc])
+            for tok in doc:
+                if tok.lower_ in FIRST_PERSON_PRONOUNS and not qmask[tok.i]:
+                    tok._.narrator_ref = who
+        return doc
+
+    return link

@@ -1,0 +1,1 @@
+"""Reproducible training of the shipped pipeline (``beyondfind nlp train``)."""
