@@ -32,6 +32,7 @@ class Book:
     names_by_passage: list[list[NameMention]] = field(init=False)
     pronouns_by_passage: list[list[Pronoun]] = field(init=False)
     mention_by_id: dict[int, NameMention] = field(init=False)
+    cache: dict = field(default_factory=dict, repr=False, compare=False)  # per-book derived indexes
 
     def __post_init__(self) -> None:
         n = len(self.document.passages)

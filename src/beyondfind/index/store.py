@@ -126,8 +126,12 @@ class Library:
             c.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
 
     def store(self, document: Document, ann: Annotations) -> int:
-        """Store ``document`` with its annotations in one transaction; returns its id."""
+        """Store ``document`` with its annotations in one transaction; returns its id. If another
+        process stored the same content meanwhile, its copy is kept and its id returned."""
         with self.transaction() as c:
+            row = c.execute("SELECT id FROM documents WHERE sha256 = ?", (document.sha256,)).fetchone()
+            if row:
+                return row[0]
             cur = c.execute("INSERT INTO documents (sha256, name, format, title, text, narrator, pipeline) "
                             "VALUES (?, ?, ?, ?, ?, ?, ?)",
                             (document.sha256, document.name, document.format, document.title, document.text,

@@ -8,7 +8,9 @@ name mention within ``window`` sentences, scored by
   pronoun's; a known agreeing gender earns ``gender_bonus``;
 * syntactic role: names in subject position earn ``subject_bonus``;
 * recency: ``distance_penalty`` per sentence back; ties go to the most recent;
-* reflexives ("himself") only look within their own sentence.
+* reflexives ("himself") only look within their own sentence;
+* no candidate in the window: the pronoun continues the chain of the last pronoun of its gender
+  (within ``chain_window`` sentences) and takes that pronoun's antecedent.
 
 The function works on plain records so the same code serves a single spaCy Doc (the component in
 :mod:`beyondfind.nlp.components`) and a whole indexed book (across passage boundaries).
@@ -29,6 +31,7 @@ class AnaphoraSettings:
     subject_bonus: float = 1.0
     distance_penalty: float = 0.75
     same_quote_bonus: float = 0.5
+    chain_window: int = 20   # no name in the window: follow the last same-gender pronoun's link
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,7 @@ def resolve_pronouns(names: Sequence[NameItem], pronouns: Sequence[PronounItem],
     ``names`` and ``pronouns`` must each be sorted by ``order``.
     """
     result: list[int | None] = []
+    last_link: dict[str, tuple[int, int]] = {}  # gender → (sentence, antecedent) of the last link
     lo = 0
     hi = 0
     for p in pronouns:
@@ -75,5 +79,11 @@ def resolve_pronouns(names: Sequence[NameItem], pronouns: Sequence[PronounItem],
                 + (settings.same_quote_bonus if n.in_quote == p.in_quote else 0.0)
             if score > best_score:
                 best, best_score = i, score
+        if best is None and p.gender in last_link:
+            sent, ante = last_link[p.gender]
+            if p.sentence - sent <= settings.chain_window:
+                best = ante
+        if best is not None:
+            last_link[p.gender] = (p.sentence, best)
         result.append(best)
     return result

@@ -1,0 +1,74 @@
+"""``beyondfind eval books`` and ``beyondfind eval news``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from .. import BeyondfindError
+from .common import add_library_option, add_nlp_option, open_search
+
+DEFAULT_BOOK_METHODS = "find,entity-find,bm25,bm25-b0,lm,plm,semantic,lrm-ef,lrm-dl,lrm,ldm"
+
+
+def add_parsers(sub) -> None:
+    p = sub.add_parser("eval", help="evaluate against judgments")
+    s = p.add_subparsers(dest="eval_command", required=True)
+    b = s.add_parser("books", help="Table-4-style evaluation of book search on judged novels")
+    b.add_argument("--judgments", type=Path, required=True, help="e.g. ../shared/data/judgments/books")
+    b.add_argument("--books", type=Path, default=None, help="folder with the novels (default: ../../books from the judgments)")
+    b.add_argument("--methods", default=DEFAULT_BOOK_METHODS)
+    b.add_argument("--output", type=Path, default=Path("reports"), help="folder for the PNG chart and JSON results")
+    add_library_option(b)
+    add_nlp_option(b)
+    b.set_defaults(func=run_books)
+    try:
+        from . import eval_news
+
+        eval_news.add_parser(s)
+    except ImportError:  # pragma: no cover
+        pass
+
+
+def run_books(args) -> int:
+    import json
+
+    from ..books import METHODS, run_method
+    from ..evaluation import books as ev
+
+    methods = [m.strip() for m in args.methods.split(",") if m.strip()]
+    unknown = [m for m in methods if m not in METHODS]
+    if unknown:
+        raise BeyondfindError(f"unknown method(s) {', '.join(unknown)}; choose from {', '.join(METHODS)}")
+    judgments = ev.load_judgments(args.judgments)
+    books_dir = args.books or args.judgments.resolve().parent.parent / "books"
+    search = open_search(args)
+    runner = run_method
+    if "ldm" in methods:
+        from ..ranking.ldm import leave_one_book_out_runner
+
+        runner = leave_one_book_out_runner(judgments, books_dir, search.book_for, run_method)
+        print("ldm: leave-one-book-out (trained on the other judged books for each test book)", file=sys.stderr)
+    results = ev.evaluate_books(judgments, books_dir, search.book_for, methods, runner,
+                                progress=lambda s: print(f"  {s}", file=sys.stderr))
+    table = ev.mean_table(results)
+    books = [bj.book for bj in judgments]
+    print(ev.format_table(table, methods, books, condensed=False))
+    print()
+    print(ev.format_table(table, methods, books, condensed=True))
+    print()
+    print("## paired t-tests over entities (condensed nDCG@5): t, p")
+    for (method, base), (t, p) in sorted(ev.paired_t_tests(results, "nDCG@5/c").items()):
+        print(f"{method:12} vs {base:6}  t={t:+6.2f}  p={p:.4f}")
+    mean = {m: table[("mean", m)]["nDCG@5/c"] for m in methods}
+    for m in ("lrm", "ldm"):
+        if m in mean:
+            ratios = ", ".join(f"{mean[m] / mean[b]:.2f}x {b}" for b in ("find", "bm25", "lrm") if b in mean and b != m and mean[b])
+            print(f"{m}: condensed nDCG@5 {mean[m]:.3f} ({ratios})")
+    args.output.mkdir(parents=True, exist_ok=True)
+    chart = ev.bar_chart(table, methods, args.output / "books-ndcg5.png")
+    (args.output / "books-results.json").write_text(json.dumps(
+        [{"book": r.book, "entity": r.entity, "method": r.method, **r.values, "unjudged@5": r.unjudged_top5}
+         for r in results], indent=1))
+    print(f"chart: {chart}")
+    return 0

@@ -1,0 +1,54 @@
+"""``beyondfind index FILE...``, ``beyondfind documents``, ``beyondfind entities DOC``."""
+
+from __future__ import annotations
+
+from .common import add_library_option, add_nlp_option, open_search, print_jsonl
+
+
+def add_parsers(sub) -> None:
+    p = sub.add_parser("index", help="annotate documents once and store them in the library")
+    p.add_argument("files", nargs="+")
+    add_library_option(p)
+    add_nlp_option(p)
+    p.set_defaults(func=run_index)
+
+    d = sub.add_parser("documents", help="list the library's documents")
+    add_library_option(d)
+    d.set_defaults(func=run_documents)
+
+    e = sub.add_parser("entities", help="a document's entities with mention counts and aliases")
+    e.add_argument("document")
+    e.add_argument("--format", choices=("jsonl", "table"), default="table")
+    e.add_argument("--min-mentions", type=int, default=2)
+    add_library_option(e)
+    add_nlp_option(e)
+    e.set_defaults(func=run_entities)
+
+
+def run_index(args) -> int:
+    search = open_search(args)
+    for f in args.files:
+        doc_id, new = search.index(f)
+        info = search.library.get(doc_id)
+        print(f"{'indexed' if new else 'unchanged'}\t{doc_id}\t{info.n_passages} passages\t{f}")
+    return 0
+
+
+def run_documents(args) -> int:
+    search = open_search(args)
+    for d in search.library.documents():
+        print(f"{d.id}\t{d.format}\t{d.n_passages} passages\t{d.title or ''}\t{d.name}")
+    return 0
+
+
+def run_entities(args) -> int:
+    from ..index.entities import list_entities
+
+    search = open_search(args)
+    ents = list_entities(search.book_for(args.document), args.min_mentions)
+    if args.format == "jsonl":
+        print_jsonl({"name": e.name, "type": e.label, "mentions": e.mentions, "aliases": list(e.aliases)} for e in ents)
+    else:
+        for e in ents:
+            print(f"{e.mentions:6}  {e.label:4}  {e.name}" + (f"  ({' / '.join(e.aliases[:6])})" if e.aliases else ""))
+    return 0

@@ -1,0 +1,49 @@
+"""``beyondfind nlp train`` and ``beyondfind nlp evaluate``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .common import add_nlp_option
+
+DEFAULT_DATA = Path("../shared/data")
+
+
+def add_parsers(sub) -> None:
+    p = sub.add_parser("nlp", help="train or evaluate the NLP pipeline")
+    s = p.add_subparsers(dest="nlp_command", required=True)
+    t = s.add_parser("train", help="rebuild the shipped pipeline from shared/data (~10 min on 2 cores)")
+    t.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the shared data directory")
+    t.add_argument("--build", type=Path, default=Path("build/nlp"), help="working directory for corpora and logs")
+    t.add_argument("--output", type=Path, default=None, help="where to write the pipeline (default: the package)")
+    t.add_argument("--max-steps", type=int, default=5000)
+    t.set_defaults(func=run_train)
+    e = s.add_parser("evaluate", help="NER, POS/UAS/LAS and pronoun-resolution scores on held-out data")
+    e.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    add_nlp_option(e)
+    e.set_defaults(func=run_evaluate)
+
+
+def _check_data(data: Path) -> None:
+    from .. import BeyondfindError
+
+    if not (data / "litbank").is_dir():
+        raise BeyondfindError(f"{data} has no litbank/ folder; pass --data pointing at shared/data")
+
+
+def run_train(args) -> int:
+    from ..nlp.training.train import SHIPPED_MODEL_DIR, TrainSettings, train_pipeline
+
+    _check_data(args.data)
+    out = train_pipeline(TrainSettings(args.data, args.build, args.output or SHIPPED_MODEL_DIR, args.max_steps))
+    print(f"pipeline written to {out}")
+    return 0
+
+
+def run_evaluate(args) -> int:
+    from ..nlp import load_pipeline
+    from ..nlp.evaluate import evaluate_all, format_report
+
+    _check_data(args.data)
+    print(format_report(evaluate_all(load_pipeline(args.nlp), args.data)))
+    return 0

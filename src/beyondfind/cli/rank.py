@@ -1,0 +1,76 @@
+"""``beyondfind rank DOC --entity NAME`` and ``beyondfind demo``."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+from ..books import DEFAULT_METHOD, METHODS, rank_passages
+from .common import add_library_option, add_nlp_option, open_search, print_jsonl
+
+BUNDLED_BOOK = Path(__file__).parent.parent / "datasets" / "bundled" / "76-huckleberry-finn.txt"
+
+
+def add_parsers(sub) -> None:
+    p = sub.add_parser("rank", help="rank a document's passages by how well they describe an entity")
+    p.add_argument("document", help="document file (.txt .epub .html .md .csv .jsonl) or library id")
+    p.add_argument("--entity", "-e", required=True, help="the name, as selected in the text")
+    p.add_argument("--top", type=int, default=10, help="number of passages (default 10)")
+    p.add_argument("--method", "-m", default=DEFAULT_METHOD, choices=METHODS)
+    p.add_argument("--before", type=int, default=None, metavar="OFFSET",
+                   help="no spoilers: only passages ending before this character offset")
+    p.add_argument("--explain", action="store_true", help="show the evidence behind each score")
+    p.add_argument("--format", choices=("jsonl", "table"), default="jsonl")
+    add_library_option(p)
+    add_nlp_option(p)
+    p.set_defaults(func=run_rank)
+
+    d = sub.add_parser("demo", help="rank 'Mary Jane' in the bundled Adventures of Huckleberry Finn")
+    d.add_argument("--entity", "-e", default="Mary Jane")
+    d.add_argument("--top", type=int, default=5)
+    d.add_argument("--method", "-m", default=DEFAULT_METHOD, choices=METHODS)
+    add_library_option(d)
+    d.set_defaults(func=run_demo, explain=False, before=None, format="table", nlp=None)
+
+
+def _check_top(top: int) -> None:
+    from .. import BeyondfindError
+
+    if top < 1:
+        raise BeyondfindError(f"--top must be at least 1 (got {top})")
+
+
+def run_rank(args) -> int:
+    _check_top(args.top)
+    search = open_search(args)
+    book = search.book_for(args.document)
+    results = rank_passages(book, args.entity, args.method, args.top, args.before, args.explain)
+    if args.format == "jsonl":
+        print_jsonl(r.to_dict() for r in results)
+    else:
+        print(format_table(results, f"{args.entity} — {book.document.title or book.document.name} ({args.method})"))
+    return 0
+
+
+def run_demo(args) -> int:
+    args.document = str(BUNDLED_BOOK)
+    return run_rank(args)
+
+
+def format_table(results, title: str) -> str:
+    width = min(100, shutil.get_terminal_size((100, 20)).columns)
+    lines = [title, "=" * min(width, len(title))]
+    for r in results:
+        head = f"#{r.rank}  score {r.score:.3f}  [{r.start}:{r.end}]" + (f"  {r.chapter[:40]}" if r.chapter else "")
+        lines.append(head)
+        body = " ".join(r.text.split())
+        if len(body) > 600:
+            body = body[:600] + " …"
+        lines += textwrap.wrap(body, width=width, initial_indent="    ", subsequent_indent="    ")
+        if r.explain:
+            lines.append("    why: " + "; ".join(f"{k}={v}" for k, v in r.explain.items() if k not in ("names", "pronouns")))
+        lines.append("")
+    if not results:
+        lines.append("(no passages)")
+    return "\n".join(lines)

@@ -1,0 +1,1 @@
+"""Evaluation: measures as values (:mod:`.measures`), book and news evaluations."""

@@ -1,0 +1,175 @@
+"""``beyondfind nlp evaluate``: measure the pipeline on held-out data.
+
+* NER: LitBank test files (split in :mod:`.training.corpora`), outermost entities, exact span
+  match; per-type and micro precision/recall/F1.
+* Syntax: UPOS accuracy, UAS and LAS on UD EWT test (never used in training).
+* Anaphora: LitBank coreference files of the test split. A third-person pronoun counts when its
+  gold cluster has a *named* mention (a capitalised, non-pronoun token) before it; it is correct
+  when the predicted antecedent's last token lies inside a mention of that cluster.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+from .names import THIRD_PERSON_PRONOUNS
+from .training import corpora
+
+
+@dataclass(frozen=True)
+class PRF:
+    tp: int
+    fp: int
+    fn: int
+
+    @property
+    def precision(self) -> float:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 0.0
+
+    @property
+    def recall(self) -> float:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 0.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+
+def _run_on_words(nlp, docs):
+    """Run the pipeline on the gold tokenisation of ``docs``."""
+    from spacy.tokens import Doc
+
+    for gold in docs:
+        pred = Doc(nlp.vocab, words=[t.text for t in gold], spaces=[bool(t.whitespace_) for t in gold])
+        for _name, proc in nlp.pipeline:
+            pred = proc(pred)
+        yield gold, pred
+
+
+def evaluate_ner(nlp, files: list[Path]) -> dict[str, PRF]:
+    counts: dict[str, Counter] = defaultdict(Counter)
+    for gold, pred in _run_on_words(nlp, corpora.litbank_docs(files, nlp.vocab)):
+        g = {(e.start, e.end, e.label_) for e in gold.ents}
+        p = {(e.start, e.end, e.label_) for e in pred.ents if e.label_ in corpora.LITBANK_LABELS}
+        for s in g | p:
+            key = "tp" if s in g and s in p else "fn" if s in g else "fp"
+            counts[s[2]][key] += 1
+            counts["micro"][key] += 1
+    return {k: PRF(c["tp"], c["fp"], c["fn"]) for k, c in counts.items()}
+
+
+def evaluate_syntax(nlp, files: list[Path]) -> dict[str, float]:
+    total = pos_ok = uas = las = 0
+    for gold, pred in _run_on_words(nlp, corpora.conllu_docs(files, nlp.vocab)):
+        for g, p in zip(gold, pred):
+            if g.is_punct:
+                continue
+            total += 1
+            pos_ok += g.pos_ == p.pos_
+            if g.head.i == p.head.i:
+                uas += 1
+                las += g.dep_.lower() == p.dep_.lower()
+    return {"pos_acc": pos_ok / total, "uas": uas / total, "las": las / total, "tokens": total}
+
+
+def read_coref_conll(path: Path) -> tuple[list[list[str]], list[tuple[int, int, int]]]:
+    """Sentences (token lists) and mentions (start, end, cluster) with document-level token indices."""
+    sents, cur, mentions, open_ = [], [], [], defaultdict(list)
+    n = 0
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            continue
+        cols = line.split("\t")
+        if len(cols) < 4:
+            if cur:
+                sents.append(cur)
+                cur = []
+            continue
+        cur.append(cols[3])
+        tag = cols[-1].strip() if len(cols) > 4 else "_"
+        if tag not in ("_", "-", ""):
+            for part in tag.split("|"):
+                m = re.match(r"^\(?(\d+)\)?$", part)
+                if not m:
+                    continue
+                cid = int(m.group(1))
+                if part.startswith("(") and part.endswith(")"):
+                    mentions.append((n, n + 1, cid))
+                elif part.startswith("("):
+                    open_[cid].append(n)
+                elif part.endswith(")") and open_[cid]:
+                    mentions.append((open_[cid].pop(), n + 1, cid))
+        n += 1
+    if cur:
+        sents.append(cur)
+    return sents, mentions
+
+
+def evaluate_anaphora(nlp, files: list[Path]) -> dict[str, float]:
+    from spacy.tokens import Doc
+
+    judged = correct = predicted = 0
+    for path in files:
+        sents, mentions = read_coref_conll(path)
+        words = [w for s in sents for w in s]
+        starts = [j == 0 for s in sents for j in range(len(s))]
+        doc = Doc(nlp.vocab, words=words, sent_starts=starts)
+        for _name, proc in nlp.pipeline:
+            doc = proc(doc)
+        cluster_of = {}
+        for s, e, c in mentions:
+            if e - s == 1 and words[s].lower() in THIRD_PERSON_PRONOUNS:
+                cluster_of[s] = c
+        named = defaultdict(list)  # cluster → starts of named mentions
+        for s, e, c in mentions:
+            if any(w[:1].isupper() and w.lower() not in THIRD_PERSON_PRONOUNS and w.lower() not in ("the", "a", "i")
+                   for w in words[s:e]):
+                named[c].append(s)
+        members = defaultdict(list)
+        for s, e, c in mentions:
+            members[c].append((s, e))
+        for tok in doc:
+            c = cluster_of.get(tok.i)
+            if c is None or not any(s < tok.i for s in named[c]):
+                continue
+            judged += 1
+            ante = tok._.antecedent
+            if ante is None:
+                continue
+            predicted += 1
+            last = ante.end - 1
+            if any(s <= last < e for s, e in members[c]):
+                correct += 1
+    return {"accuracy": correct / judged if judged else 0.0, "judged": judged, "predicted": predicted,
+            "precision": correct / predicted if predicted else 0.0}
+
+
+def coref_test_files(data_dir: Path) -> list[Path]:
+    test_names = {p.name.replace(".tsv", "") for p in corpora.litbank_split(data_dir)["test"]}
+    return sorted(p for p in (data_dir / "litbank" / "coref" / "conll").glob("*.conll") if p.stem in test_names)
+
+
+def evaluate_all(nlp, data_dir: Path) -> dict:
+    return {
+        "ner": evaluate_ner(nlp, corpora.litbank_split(data_dir)["test"]),
+        "syntax": evaluate_syntax(nlp, corpora.syntax_split(data_dir)["test"]),
+        "anaphora": evaluate_anaphora(nlp, coref_test_files(data_dir)),
+    }
+
+
+def format_report(report: dict) -> str:
+    lines = ["NER (LitBank test, outermost entities, exact match)", f"{'type':8} {'P':>6} {'R':>6} {'F1':>6} {'gold':>6}"]
+    for k in sorted(report["ner"], key=lambda k: (k == "micro", k)):
+        v = report["ner"][k]
+        lines.append(f"{k:8} {v.precision:6.3f} {v.recall:6.3f} {v.f1:6.3f} {v.tp + v.fn:6d}")
+    s = report["syntax"]
+    lines += ["", f"Syntax (UD EWT test, {s['tokens']} non-punctuation tokens): POS {s['pos_acc']:.3f}  "
+              f"UAS {s['uas']:.3f}  LAS {s['las']:.3f}"]
+    a = report["anaphora"]
+    lines += ["", f"Pronoun → named antecedent (LitBank coref test): accuracy {a['accuracy']:.3f} over "
+              f"{a['judged']} pronouns (precision {a['precision']:.3f} of {a['predicted']} linked)"]
+    return "\n".join(lines)

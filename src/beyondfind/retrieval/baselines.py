@@ -1,0 +1,85 @@
+"""The seed paper's baselines (Table 4), each ``f(book, query, ...) -> list[Scored]``."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+
+from ..index.book import Book
+from ..nlp.names import parse_name
+from .ranking import Scored, sort_scored
+from .terms import book_terms, tokenize
+
+
+def find(book: Book, query: str) -> list[Scored]:
+    """Standard Find (Ctrl-F): passages containing the exact string, in book order."""
+    pattern = re.compile(re.escape(query))
+    hits = [p.index for p in book.passages if pattern.search(p.text)]
+    n = len(hits)
+    return [Scored(i, float(n - k)) for k, i in enumerate(hits)]
+
+
+def entity_find(book: Book, query: str) -> list[Scored]:
+    """Entity Find: passages with an NER name mention agreeing with the query, in book order."""
+    q = parse_name(query)
+    hits = [i for i, nms in enumerate(book.names_by_passage) if any(nm.name.agrees(q) for nm in nms)]
+    n = len(hits)
+    return [Scored(i, float(n - k)) for k, i in enumerate(hits)]
+
+
+def bm25(book: Book, query: str, b: float = 0.75, k1: float = 1.5) -> list[Scored]:
+    """BM25 (Robertson et al.) via the bm25s library; passages with no query term are dropped."""
+    import bm25s
+
+    key = ("bm25", b, k1)
+    terms = book_terms(book)
+    if key not in book.cache:
+        retriever = bm25s.BM25(k1=k1, b=b, method="robertson")
+        retriever.index(terms.tokens, show_progress=False)
+        book.cache[key] = retriever
+    retriever = book.cache[key]
+    q = [t for t in tokenize(query) if t in terms.collection]
+    if not q:
+        return []
+    scores = retriever.get_scores(q)
+    return sort_scored([Scored(int(i), float(scores[i])) for i in np.flatnonzero(scores > 0)])
+
+
+def query_likelihood(book: Book, query: str, mu: float = 100.0) -> list[Scored]:
+    """Query likelihood with Dirichlet prior (Zhai & Lafferty 2001):
+    Σ_w log((tf(w,p) + μ·P(w|C)) / (|p| + μ)), over passages containing a query term."""
+    terms = book_terms(book)
+    q = [t for t in tokenize(query) if t in terms.collection]
+    out = []
+    for i, tf in enumerate(terms.tf):
+        if not any(t in tf for t in q):
+            continue
+        n = len(terms.tokens[i])
+        s = sum(math.log((tf.get(t, 0) + mu * terms.collection[t] / terms.total) / (n + mu)) for t in q)
+        out.append(Scored(i, s))
+    return sort_scored(out)
+
+
+def positional_lm(book: Book, query: str, mu: float = 100.0, sigma: float = 25.0) -> list[Scored]:
+    """Positional language model (Lv & Zhai 2009), Gaussian kernel, best-position scoring:
+    score(p) = max_i Σ_w log((c'(w,i) + μ·P(w|C)) / (Z_i + μ)), c'(w,i) = Σ_j c(w,j)·k(i,j)."""
+    terms = book_terms(book)
+    q = [t for t in tokenize(query) if t in terms.collection]
+    out = []
+    for i, toks in enumerate(terms.tokens):
+        if not any(t in terms.tf[i] for t in q):
+            continue
+        pos = np.arange(len(toks))
+        best = -math.inf
+        for c in {j for j, t in enumerate(toks) if t in q}:
+            kern = np.exp(-((pos - c) ** 2) / (2 * sigma ** 2))
+            z = kern.sum()
+            s = 0.0
+            for t in q:
+                cw = kern[[j for j, x in enumerate(toks) if x == t]].sum() if t in terms.tf[i] else 0.0
+                s += math.log((cw + mu * terms.collection[t] / terms.total) / (z + mu))
+            best = max(best, s)
+        out.append(Scored(i, best))
+    return sort_scored(out)

@@ -1,0 +1,226 @@
+"""LRM, the retrieval model of "Locally-defined entity search" (DESIGN §1).
+
+    LRM(e, p) = g(|p|) · (k1 + 1) · EF(e, p) / (k1 + EF(e, p))
+
+Each part is a small pure function; :func:`score_passage` puts them together for one passage of
+an indexed :class:`~beyondfind.index.Book`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from ..index.book import Book, NameMention
+from ..nlp.names import Name
+
+
+@dataclass(frozen=True)
+class LRMSettings:
+    """Defaults are the paper's seed values (W=10, r=0.5, k1=1.5, |D0|=8)."""
+
+    window: int = 10          # W: passages searched backwards for local coreference
+    r: float = 0.5            # weight of each anaphoric mention
+    k1: float = 1.5           # saturation
+    pivot: int = 8            # |D0|: passages this short or shorter score 0
+    length_reward: bool = True   # False: the LRM-DL ablation
+    entity_frequency: bool = True  # False: the LRM-EF ablation (plain term frequency)
+
+
+def length_reward(n_words: int, pivot: int, max_words: int) -> float:
+    """g(|D|) = 0 if |D| ≤ |D0| else log(|D|/|D0|) / log(|Dmax|/|D0|)  (the scope hypothesis)."""
+    if n_words <= pivot:
+        return 0.0
+    if max_words <= pivot:
+        return 1.0
+    return math.log(n_words / pivot) / math.log(max_words / pivot)
+
+
+def saturate(ef: float, k1: float) -> float:
+    """BM25's term-frequency saturation with b = 0: (k1 + 1) · EF / (k1 + EF)."""
+    return (k1 + 1.0) * ef / (k1 + ef) if ef > 0 else 0.0
+
+
+def global_coref(query: Name, part: Name, counts: dict[str, int], full_names: dict[str, list[str]]) -> float:
+    """c(e) / Σ_{q ∈ Q(e_i)} c(q): the query's share among the book's full names containing the
+    partial name e_i (seed example: Mary → Mary Jane 10 of 50 + 40 + 10 = 0.1)."""
+    candidates = {k for w in part.words for k in full_names.get(w, ()) if set(part.words) <= set(k.split())}
+    total = sum(counts.get(k, 0) for k in candidates)
+    return counts.get(query.key, 0) / total if total else 0.0
+
+
+def local_coref(query: Name, part: Name, preceding: list[NameMention]) -> float | None:
+    """1 if the nearest preceding full name containing e_i (within the window) is e, 0 if it is
+    another entity, None if there is none (then global coreference decides).
+    ``preceding`` is ordered nearest first."""
+    for nm in preceding:
+        if nm.label == "PER" and part.part_of(nm.name):
+            return 1.0 if nm.name.words == query.words else 0.0
+    return None
+
+
+def match(mention: NameMention, query: Name, query_label: str, book: Book, preceding: list[NameMention]) -> float:
+    """E(e_i, e) (reconstructed in DESIGN §1):
+
+    * 0 if the mention's type is not the query's ("Highland Mary" the place for a person);
+    * 1 if the names agree after honorific normalisation ("Mr. Darcy" = "Darcy");
+    * Coref(e_i, e) if e_i is a word-based part of e ("Mary" for "Mary Jane"): local, else global;
+    * for a one-word query inside a longer mention ("Huck" vs "Huck Finn"), the mention's share of
+      the full names containing the query word;
+    * 0 otherwise (another full name: "Mary Ann"; a conflicting honorific: "Mrs." vs "Mr. Bennet").
+    """
+    name = mention.name
+    if mention.label != query_label:
+        return 0.0
+    if name.words == query.words:
+        return 0.0 if name.honorific_conflict(query) else 1.0
+    if name.part_of(query):
+        if name.honorific_conflict(query):
+            return 0.0
+        local = local_coref(query, name, preceding)
+        return local if local is not None else global_coref(query, name, book.name_counts, book.full_names_containing)
+    if len(query.words) == 1 and query.part_of(name):
+        return global_coref(name, query, book.name_counts, book.full_names_containing)
+    return 0.0
+
+
+@dataclass
+class PassageEvidence:
+    """What LRM saw in one passage (also the ``--explain`` output and LDM features)."""
+
+    ef: float = 0.0
+    names: float = 0.0       # Σ E(e_i, e) over name mentions
+    cr: int = 0              # anaphoric mentions resolved to a matching name
+    matched: list[tuple[int, int, str, float]] = field(default_factory=list)   # (start, end, text, E)
+    pronouns: list[tuple[int, int, str]] = field(default_factory=list)
+
+
+def evidence(book: Book, passage: int, query: Name, query_label: str, settings: LRMSettings,
+             match_cache: dict[int, float]) -> PassageEvidence:
+    """EF(e, p) = Σ_i E(e_i, e) + r · Σ_pronouns E(antecedent, e).
+
+    Equal to the seed's Σ_i E(e_i, e)·(1 + r·CR(e_i)) when every antecedent is in p; a pronoun whose
+    antecedent lies in an earlier passage still counts here. Narrator "I" counts like a pronoun
+    whose antecedent is the narrator's name.
+    """
+    ev = PassageEvidence()
+    for k, nm in enumerate(book.names_by_passage[passage]):
+        if not query.shares_word(nm.name):
+            continue
+        e = _match_cached(book, nm, query, query_label, settings, match_cache)
+        if e > 0:
+            ev.names += e
+            ev.matched.append((nm.mention.start, nm.mention.end, nm.mention.text, round(e, 4)))
+    for p in book.pronouns_by_passage[passage]:
+        if p.antecedent is not None:
+            ante = book.mention_by_id.get(p.antecedent)
+            e = _match_cached(book, ante, query, query_label, settings, match_cache) if ante else 0.0
+        elif p.narrator and book.narrator is not None and query.shares_word(book.narrator):
+            e = 1.0 if book.narrator.words == query.words or book.narrator.part_of(query) or query.part_of(book.narrator) else 0.0
+        else:
+            continue
+        if e > 0:
+            ev.cr += 1
+            ev.pronouns.append((p.start, p.end, p.text))
+            ev.ef += settings.r * e
+    ev.ef += ev.names
+    return ev
+
+
+def _match_cached(book: Book, nm: NameMention, query: Name, query_label: str, settings: LRMSettings,
+                  cache: dict[int, float]) -> float:
+    mid = nm.mention.id
+    if mid not in cache:
+        cache[mid] = match(nm, query, query_label, book, _preceding(book, nm, settings.window)) \
+            if query.shares_word(nm.name) else 0.0
+    return cache[mid]
+
+
+def _preceding(book: Book, nm: NameMention, window: int) -> list[NameMention]:
+    """Name mentions before ``nm`` in its passage and the W passages before, nearest first."""
+    p = nm.mention.passage
+    out = [m for m in reversed(book.names_by_passage[p]) if m.mention.start < nm.mention.start]
+    for q in range(p - 1, max(-1, p - window - 1), -1):
+        out.extend(reversed(book.names_by_passage[q]))
+    return out
+
+
+def lrm_score(ev_ef: float, n_words: int, max_words: int, settings: LRMSettings) -> float:
+    g = length_reward(n_words, settings.pivot, max_words) if settings.length_reward else 1.0
+    return g * saturate(ev_ef, settings.k1)
+
+
+def query_label(book: Book, query: Name) -> str:
+    """The query's entity type: the most frequent label of its name in the book (PER if unseen)."""
+    labels = book.label_counts.get(query.key)
+    return labels.most_common(1)[0][0] if labels else "PER"
+
+
+def rank(book: Book, query: Name, settings: LRMSettings = LRMSettings(), explain: bool = False):
+    """Candidates (EF > 0) scored by LRM, best first; with ``explain``, each carries its evidence."""
+    from .ranking import Scored, sort_scored
+
+    label = query_label(book, query)
+    cache: dict[int, float] = {}
+    out = []
+    candidates = _candidate_passages(book, query)
+    for i in candidates:
+        ev = evidence(book, i, query, label, settings, cache)
+        if ev.ef <= 0:
+            continue
+        ef = ev.ef if settings.entity_frequency else _phrase_tf(book, i, query)
+        n_words = book.passages[i].n_words
+        g = length_reward(n_words, settings.pivot, book.max_passage_words) if settings.length_reward else 1.0
+        score = g * saturate(ef, settings.k1)
+        info = None
+        if explain:
+            info = {"EF": round(ev.ef, 4), "CR": ev.cr, "g": round(g, 4), "names": ev.matched,
+                    "pronouns": ev.pronouns, "n_words": n_words}
+        out.append(Scored(i, score, info))
+    return sort_scored(out)
+
+
+def semantic(book: Book, query: Name, settings: LRMSettings = LRMSettings(), explain: bool = False):
+    """Semantic Match: EF with coreference and anaphora, no saturation and no length reward."""
+    from .ranking import Scored, sort_scored
+
+    label = query_label(book, query)
+    cache: dict[int, float] = {}
+    out = []
+    for i in _candidate_passages(book, query):
+        ev = evidence(book, i, query, label, settings, cache)
+        if ev.ef > 0:
+            out.append(Scored(i, ev.ef, {"EF": ev.ef, "CR": ev.cr, "names": ev.matched} if explain else None))
+    return sort_scored(out)
+
+
+def _candidate_passages(book: Book, query: Name) -> list[int]:
+    """Passages with a name mention sharing a word with the query, or a pronoun whose antecedent
+    does, or narrator pronouns when the narrator shares a word with the query."""
+    words = set(query.words)
+    out = set()
+    narrator = book.narrator is not None and bool(words & set(book.narrator.words))
+    for i, nms in enumerate(book.names_by_passage):
+        if any(words & set(nm.name.words) for nm in nms):
+            out.add(i)
+    for i, prons in enumerate(book.pronouns_by_passage):
+        if i in out:
+            continue
+        for p in prons:
+            if p.antecedent is not None:
+                ante = book.mention_by_id.get(p.antecedent)
+                if ante is not None and words & set(ante.name.words):
+                    out.add(i)
+                    break
+            elif narrator and p.narrator:
+                out.add(i)
+                break
+    return sorted(out)
+
+
+def _phrase_tf(book: Book, passage: int, query: Name) -> float:
+    """Plain term frequency for the LRM-EF ablation: occurrences of the query's name words."""
+    import re
+
+    text = book.passages[passage].text.lower()
+    return float(len(re.findall(r"\b" + r"\W+".join(map(re.escape, query.words)) + r"\b", text)))
