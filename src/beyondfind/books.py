@@ -82,7 +82,7 @@ def run_method(book: Book, entity: str, method: str, settings: LRMSettings = LRM
     if method == "ldm":
         from .ranking.ldm import rank_ldm
 
-        return rank_ldm(book, query, settings=settings, explain=explain)
+        return rank_ldm(book, query, entity, settings=settings, explain=explain)
     raise BeyondfindError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
 
 

@@ -93,6 +93,8 @@ class PassageEvidence:
     cr: int = 0              # anaphoric mentions resolved to a matching name
     matched: list[tuple[int, int, str, float]] = field(default_factory=list)   # (start, end, text, E)
     pronouns: list[tuple[int, int, str]] = field(default_factory=list)
+    sentences: set[int] = field(default_factory=set)   # sentences holding a matched mention or pronoun
+    subjects: int = 0        # matched name mentions in subject position
 
 
 def evidence(book: Book, passage: int, query: Name, query_label: str, settings: LRMSettings,
@@ -111,6 +113,8 @@ def evidence(book: Book, passage: int, query: Name, query_label: str, settings: 
         if e > 0:
             ev.names += e
             ev.matched.append((nm.mention.start, nm.mention.end, nm.mention.text, round(e, 4)))
+            ev.sentences.add(nm.mention.sentence)
+            ev.subjects += nm.mention.is_subject
     for p in book.pronouns_by_passage[passage]:
         if p.antecedent is not None:
             ante = book.mention_by_id.get(p.antecedent)
@@ -122,6 +126,7 @@ def evidence(book: Book, passage: int, query: Name, query_label: str, settings: 
         if e > 0:
             ev.cr += 1
             ev.pronouns.append((p.start, p.end, p.text))
+            ev.sentences.add(p.sentence)
             ev.ef += settings.r * e
     ev.ef += ev.names
     return ev

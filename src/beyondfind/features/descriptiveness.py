@@ -1,0 +1,153 @@
+"""LDM features for (entity, candidate passage) pairs, in the four groups of DESIGN §1 plus extras.
+
+Every feature has a name (``group.feature``); models store the names they were trained with and
+refuse a matrix with different ones.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..index.book import Book
+from ..nlp.names import Name
+from ..retrieval import baselines
+from ..retrieval.lrm import LRMSettings, _candidate_passages, evidence, length_reward, query_label, saturate
+from ..retrieval.terms import book_terms
+from .keywords import keywords
+
+FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
+    "lrm": ("lrm.score", "lrm.ef", "lrm.cr", "lrm.g", "lrm.names", "lrm.words"),
+    "keywords": ("keywords.has", "keywords.count"),
+    "entities": ("entities.person", "entities.time", "entities.locorg", "entities.first_appearance"),
+    "actions": ("actions.idf_avg", "actions.idf_max", "actions.idf_min"),
+    "position": ("position.lifetime", "position.book", "position.at_start", "position.first_occurrence"),
+    "extra": ("extra.subject", "extra.description", "extra.dialogue_share", "extra.bm25_b0"),
+}
+FEATURE_NAMES: tuple[str, ...] = tuple(n for names in FEATURE_GROUPS.values() for n in names)
+
+TIME_LABELS = frozenset({"DATE", "TIME"})
+LOCORG_LABELS = frozenset({"LOC", "GPE", "FAC", "ORG"})
+_DESCRIPTION_AFTER = re.compile(r"^(?:['’]s)?,? (?:who |whose |was |is |had been |became )?(?:a|an|the|very|his|her)\b")
+_QUOTED = re.compile(r"“[^”]*”?|\"[^\"]*\"?")
+
+
+@dataclass(frozen=True)
+class FeatureMatrix:
+    passages: tuple[int, ...]
+    names: tuple[str, ...]
+    values: np.ndarray  # shape (len(passages), len(names))
+
+
+@dataclass
+class _BookStats:
+    verb_idf: dict[str, float]
+    verbs_by_sentence: dict[int, list[str]]
+    first_passage_of_name: dict[str, int]
+    counts_by_passage: list[Counter]
+
+
+def _stats(book: Book) -> _BookStats:
+    if "ldm_stats" not in book.cache:
+        n = len(book.passages)
+        df: Counter = Counter()
+        by_sentence: dict[int, list[str]] = defaultdict(list)
+        seen_in: dict[str, set[int]] = defaultdict(set)
+        for v in book.annotations.verbs:
+            by_sentence[v.sentence].append(v.lemma)
+            seen_in[v.lemma].add(v.passage)
+        for lemma, ps in seen_in.items():
+            df[lemma] = len(ps)
+        first: dict[str, int] = {}
+        counts = [Counter() for _ in range(n)]
+        for m in book.annotations.mentions:
+            if m.is_name and m.key not in first:
+                first[m.key] = m.passage
+            if m.label == "PER":
+                counts[m.passage]["person"] += 1
+            elif m.label in TIME_LABELS:
+                counts[m.passage]["time"] += 1
+            elif m.label in LOCORG_LABELS:
+                counts[m.passage]["locorg"] += 1
+        book.cache["ldm_stats"] = _BookStats({v: math.log(n / d) for v, d in df.items()}, by_sentence, first, counts)
+    return book.cache["ldm_stats"]
+
+
+def candidate_passages(book: Book, query: Name, entity_text: str) -> list[int]:
+    """LRM's candidates plus exact-string hits: passages LDM may rank."""
+    return sorted(set(_candidate_passages(book, query)) | {s.passage for s in baselines.find(book, entity_text)})
+
+
+def _bin10(k: int, n: int) -> int:
+    return round(10 * k / (n - 1)) if n > 1 else 0
+
+
+def extract_features(book: Book, query: Name, entity_text: str,
+                     settings: LRMSettings = LRMSettings()) -> FeatureMatrix:
+    stats = _stats(book)
+    label = query_label(book, query)
+    cache: dict[int, float] = {}
+    passages = candidate_passages(book, query, entity_text)
+    evs = [evidence(book, i, query, label, settings, cache) for i in passages]
+    lifetime = [i for i, ev in zip(passages, evs) if ev.ef > 0]
+    life_rank = {i: k for k, i in enumerate(lifetime)}
+    kw = keywords()
+    terms = book_terms(book)
+    bm25 = {s.passage: s.score for s in baselines.bm25(book, entity_text, b=0.0)}
+    n_book = len(book.passages)
+    rows = []
+    for i, ev in zip(passages, evs):
+        p = book.passages[i]
+        n_words = p.n_words
+        g = length_reward(n_words, settings.pivot, book.max_passage_words)
+        n_kw = sum(c for w, c in terms.tf[i].items() if w in kw)
+        counts = stats.counts_by_passage[i]
+        first_app = any(nm.name.key and stats.first_passage_of_name.get(nm.name.key) == i
+                        for nm in book.names_by_passage[i])
+        idfs = [stats.verb_idf.get(v, 0.0) for s in ev.sentences for v in stats.verbs_by_sentence.get(s, ())]
+        offsets = [a for a, _b, _t, _e in ev.matched] + [a for a, _b, _t in ev.pronouns]
+        first_off = (min(offsets) - p.start) / max(1, p.end - p.start) if offsets else 1.0
+        described = any(_DESCRIPTION_AFTER.match(book.document.text[b:b + 40]) for _a, b, _t, _e in ev.matched)
+        quoted = sum(len(m.group()) for m in _QUOTED.finditer(p.text)) / max(1, len(p.text))
+        rows.append((
+            g * saturate(ev.ef, settings.k1), ev.ef, ev.cr, g, ev.names, n_words,
+            float(n_kw > 0), n_kw,
+            counts["person"], counts["time"], counts["locorg"], float(first_app),
+            float(np.mean(idfs)) if idfs else 0.0, max(idfs, default=0.0), min(idfs, default=0.0),
+            _bin10(life_rank[i], len(lifetime)) if i in life_rank else -1, _bin10(i, n_book),
+            float(bool(offsets) and min(offsets) - p.start < 30), first_off,
+            ev.subjects, float(described), quoted, bm25.get(i, 0.0),
+        ))
+    values = np.array(rows, dtype=np.float64).reshape(len(rows), len(FEATURE_NAMES))
+    return FeatureMatrix(tuple(passages), FEATURE_NAMES, values)
+
+
+FEATURE_DESCRIPTIONS = {
+    "lrm.score": "retrieval score (LRM)",
+    "lrm.ef": "how often the entity is mentioned (incl. pronouns)",
+    "lrm.cr": "pronouns referring to the entity",
+    "lrm.g": "passage length reward",
+    "lrm.names": "mentions by name",
+    "lrm.words": "passage length in words",
+    "keywords.has": "contains descriptive words (family, age, …)",
+    "keywords.count": "descriptive words (family, age, …)",
+    "entities.person": "other people mentioned",
+    "entities.time": "dates and times mentioned",
+    "entities.locorg": "places and organisations mentioned",
+    "entities.first_appearance": "someone appears for the first time",
+    "actions.idf_avg": "how distinctive the entity's actions are (average)",
+    "actions.idf_max": "most distinctive action of the entity",
+    "actions.idf_min": "most common action of the entity",
+    "position.lifetime": "position within the entity's appearances (0–10)",
+    "position.book": "position in the book (0–10)",
+    "position.at_start": "entity named at the start of the passage",
+    "position.first_occurrence": "where in the passage the entity first appears",
+    "extra.subject": "entity is the grammatical subject",
+    "extra.description": "described directly (\"X, a young …\", \"X was …\")",
+    "extra.dialogue_share": "share of dialogue",
+    "extra.bm25_b0": "name-word frequency (BM25, b=0)",
+}

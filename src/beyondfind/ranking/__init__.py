@@ -1,0 +1,1 @@
+"""Ranking: LDM, the learned descriptiveness model (LambdaMART over named features)."""

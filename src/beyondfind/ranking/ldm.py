@@ -1,0 +1,199 @@
+"""LDM: LambdaMART (LightGBM ``lambdarank``) re-ranking LRM's candidates by descriptiveness.
+
+Training pairs are (entity, judged candidate passage) with the judgment's gain as label (Perfect 4,
+Good 2, Fair 1, Bad 0; ``label_gain`` = identity, so LightGBM optimises the same nDCG as
+:mod:`beyondfind.evaluation.measures`). A model stores its feature names and format version;
+prediction selects features by name and refuses a model whose names it cannot supply.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from .. import BeyondfindError
+from ..datasets.judgments import BookJudgments, judged_gain
+from ..features import FEATURE_NAMES, FeatureMatrix, extract_features
+from ..features.descriptiveness import FEATURE_DESCRIPTIONS
+from ..index import Book
+from ..nlp.names import Name, parse_name
+from ..retrieval.lrm import LRMSettings
+from ..retrieval.ranking import Scored, sort_scored
+
+FORMAT_VERSION = 1
+SHIPPED_MODEL = Path(__file__).parent / "data" / "ldm"
+DEFAULT_PARAMS = {
+    "objective": "lambdarank", "metric": "ndcg", "ndcg_eval_at": [5], "label_gain": [0, 1, 2, 3, 4],
+    "learning_rate": 0.05, "num_leaves": 15, "min_data_in_leaf": 10, "feature_fraction": 0.8,
+    "bagging_fraction": 0.8, "bagging_freq": 1, "lambdarank_truncation_level": 10, "verbose": -1,
+    "seed": 7, "deterministic": True, "num_threads": 2,
+}
+NUM_ROUNDS = 150
+
+
+def _lightgbm():
+    try:
+        import lightgbm
+    except ImportError:
+        raise BeyondfindError("LDM needs LightGBM: pip install lightgbm") from None
+    return lightgbm
+
+
+@dataclass
+class LDMModel:
+    booster: object
+    feature_names: tuple[str, ...]
+    meta: dict = field(default_factory=dict)
+
+    def _columns(self, matrix: FeatureMatrix) -> np.ndarray:
+        missing = [n for n in self.feature_names if n not in matrix.names]
+        if missing:
+            raise BeyondfindError(f"LDM model needs features this version does not compute: {', '.join(missing)}; "
+                                  "retrain it with `beyondfind train ldm`")
+        idx = [matrix.names.index(n) for n in self.feature_names]
+        return matrix.values[:, idx]
+
+    def predict(self, matrix: FeatureMatrix) -> np.ndarray:
+        if not matrix.passages:
+            return np.zeros(0)
+        return self.booster.predict(self._columns(matrix))
+
+    def contributions(self, matrix: FeatureMatrix) -> np.ndarray:
+        """Per-feature contributions (LightGBM ``pred_contrib``); last column is the bias."""
+        return self.booster.predict(self._columns(matrix), pred_contrib=True)
+
+    def importance(self) -> dict[str, float]:
+        gains = self.booster.feature_importance(importance_type="gain")
+        return dict(zip(self.feature_names, map(float, gains)))
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.booster.save_model(str(path.with_suffix(".txt")))
+        path.with_suffix(".json").write_text(json.dumps({"format_version": FORMAT_VERSION,
+                                                          "feature_names": list(self.feature_names), **self.meta},
+                                                         indent=1))
+
+    @classmethod
+    def load(cls, path: Path) -> "LDMModel":
+        meta_path, model_path = path.with_suffix(".json"), path.with_suffix(".txt")
+        if not meta_path.exists() or not model_path.exists():
+            raise BeyondfindError(f"no LDM model at {path}(.json/.txt); train one with `beyondfind train ldm`")
+        meta = json.loads(meta_path.read_text())
+        if meta.get("format_version") != FORMAT_VERSION:
+            raise BeyondfindError(f"LDM model {path} has format {meta.get('format_version')}, this beyondfind reads "
+                                  f"{FORMAT_VERSION}; retrain it with `beyondfind train ldm`")
+        names = tuple(meta.pop("feature_names"))
+        meta.pop("format_version")
+        booster = _lightgbm().Booster(model_file=str(model_path))
+        if booster.num_feature() != len(names):
+            raise BeyondfindError(f"LDM model {path}: {booster.num_feature()} features in the model but "
+                                  f"{len(names)} names in its metadata; retrain it")
+        model = cls(booster, names, meta)
+        model._columns(FeatureMatrix((), FEATURE_NAMES, np.zeros((0, len(FEATURE_NAMES)))))  # check names now
+        return model
+
+
+@lru_cache(maxsize=4)
+def load_model(path: Path = SHIPPED_MODEL) -> LDMModel:
+    return LDMModel.load(path)
+
+
+@dataclass(frozen=True)
+class TrainingSet:
+    X: np.ndarray
+    y: np.ndarray
+    groups: tuple[int, ...]
+    names: tuple[str, ...]
+
+
+def training_set(pairs: list[tuple[Book, BookJudgments]], settings: LRMSettings = LRMSettings(),
+                 feature_names: tuple[str, ...] = FEATURE_NAMES) -> TrainingSet:
+    """Judged candidates of every judged entity; unjudged candidates are left out."""
+    xs, ys, groups = [], [], []
+    for book, bj in pairs:
+        for entity in bj.entities():
+            fm = extract_features(book, parse_name(entity), entity, settings)
+            cols = [fm.names.index(n) for n in feature_names]
+            rows, labels = [], []
+            for k, i in enumerate(fm.passages):
+                p = book.passages[i]
+                g = judged_gain(bj.by_entity[entity], p.start, p.end)
+                if g is not None:
+                    rows.append(fm.values[k, cols])
+                    labels.append(g)
+            if len(rows) >= 2:
+                xs.append(np.array(rows))
+                ys.extend(labels)
+                groups.append(len(rows))
+    return TrainingSet(np.vstack(xs), np.array(ys), tuple(groups), feature_names)
+
+
+def train(ts: TrainingSet, rounds: int = NUM_ROUNDS, params: dict | None = None, meta: dict | None = None) -> LDMModel:
+    lgb = _lightgbm()
+    data = lgb.Dataset(ts.X, label=ts.y, group=list(ts.groups), feature_name=[n.replace(".", "_") for n in ts.names])
+    booster = lgb.train({**DEFAULT_PARAMS, **(params or {})}, data, num_boost_round=rounds)
+    return LDMModel(booster, ts.names, meta or {})
+
+
+def rank_ldm(book: Book, query: Name, entity_text: str | None = None, settings: LRMSettings = LRMSettings(),
+             explain: bool = False, model: LDMModel | None = None) -> list[Scored]:
+    model = model or load_model()
+    fm = extract_features(book, query, entity_text or " ".join(query.words), settings)
+    if not fm.passages:
+        return []
+    scores = model.predict(fm)
+    contrib = model.contributions(fm) if explain else None
+    out = []
+    for k, i in enumerate(fm.passages):
+        info = None
+        if explain:
+            info = explanation(model, fm, contrib[k], k)
+        out.append(Scored(i, float(scores[k]), info))
+    return sort_scored(out)
+
+
+def explanation(model: LDMModel, fm: FeatureMatrix, contrib: np.ndarray, row: int, top: int = 4) -> dict:
+    """The largest feature contributions in words, e.g. "descriptive words (family, age, …): 3"."""
+    order = np.argsort(-np.abs(contrib[:-1]))[:top]
+    reasons = []
+    for j in order:
+        name = model.feature_names[j]
+        value = fm.values[row, fm.names.index(name)]
+        shown = int(value) if float(value).is_integer() else round(float(value), 2)
+        reasons.append({"feature": name, "description": f"{FEATURE_DESCRIPTIONS.get(name, name)}: {shown}",
+                        "value": float(value), "contribution": round(float(contrib[j]), 4)})
+    values = dict(zip(fm.names, fm.values[row]))
+    return {"reasons": reasons, "EF": round(values["lrm.ef"], 4), "CR": int(values["lrm.cr"]),
+            "g": round(values["lrm.g"], 4), "lrm": round(values["lrm.score"], 4)}
+
+
+def leave_one_book_out_runner(judgments: list[BookJudgments], books_dir: Path, load_book: Callable[[Path], Book],
+                              fallback: Callable, feature_names: tuple[str, ...] = FEATURE_NAMES,
+                              settings: LRMSettings = LRMSettings()):
+    """A ``(book, entity, method)`` runner whose "ldm" uses a model trained without that book."""
+    models: dict[str, LDMModel] = {}
+    sets: dict[str, TrainingSet] = {}
+
+    def fold_model(test_book: str) -> LDMModel:
+        if test_book not in models:
+            for bj in judgments:
+                if bj.book not in sets:
+                    sets[bj.book] = training_set([(load_book(books_dir / bj.book), bj)], settings, feature_names)
+            parts = [sets[b] for b in sets if b != test_book]
+            ts = TrainingSet(np.vstack([p.X for p in parts]), np.concatenate([p.y for p in parts]),
+                             tuple(g for p in parts for g in p.groups), feature_names)
+            models[test_book] = train(ts)
+        return models[test_book]
+
+    def run(book: Book, entity: str, method: str):
+        if method != "ldm":
+            return fallback(book, entity, method)
+        return rank_ldm(book, parse_name(entity), entity, settings, model=fold_model(book.document.name))
+
+    run.fold_model = fold_model  # type: ignore[attr-defined]
+    return run
