@@ -26,7 +26,8 @@ FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
     "entities": ("entities.person", "entities.time", "entities.locorg", "entities.first_appearance"),
     "actions": ("actions.idf_avg", "actions.idf_max", "actions.idf_min"),
     "position": ("position.lifetime", "position.book", "position.at_start", "position.first_occurrence"),
-    "extra": ("extra.subject", "extra.description", "extra.dialogue_share", "extra.bm25_b0"),
+    "extra": ("extra.subject", "extra.description", "extra.dialogue_share", "extra.bm25_b0",
+              "extra.exact_count", "extra.best_match"),
 }
 FEATURE_NAMES: tuple[str, ...] = tuple(n for names in FEATURE_GROUPS.values() for n in names)
 
@@ -99,6 +100,7 @@ def extract_features(book: Book, query: Name, entity_text: str,
     terms = book_terms(book)
     bm25 = {s.passage: s.score for s in baselines.bm25(book, entity_text, b=0.0)}
     n_book = len(book.passages)
+    exact = re.compile(re.escape(entity_text))
     rows = []
     for i, ev in zip(passages, evs):
         p = book.passages[i]
@@ -121,6 +123,7 @@ def extract_features(book: Book, query: Name, entity_text: str,
             _bin10(life_rank[i], len(lifetime)) if i in life_rank else -1, _bin10(i, n_book),
             float(bool(offsets) and min(offsets) - p.start < 30), first_off,
             ev.subjects, float(described), quoted, bm25.get(i, 0.0),
+            len(exact.findall(p.text)), max((e for _a, _b, _t, e in ev.matched), default=0.0),
         ))
     values = np.array(rows, dtype=np.float64).reshape(len(rows), len(FEATURE_NAMES))
     return FeatureMatrix(tuple(passages), FEATURE_NAMES, values)
@@ -150,4 +153,6 @@ FEATURE_DESCRIPTIONS = {
     "extra.description": "described directly (\"X, a young …\", \"X was …\")",
     "extra.dialogue_share": "share of dialogue",
     "extra.bm25_b0": "name-word frequency (BM25, b=0)",
+    "extra.exact_count": "the name exactly as selected",
+    "extra.best_match": "certainty that a name refers to the entity",
 }

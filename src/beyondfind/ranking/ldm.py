@@ -29,7 +29,8 @@ FORMAT_VERSION = 1
 SHIPPED_MODEL = Path(__file__).parent / "data" / "ldm"
 DEFAULT_PARAMS = {
     "objective": "lambdarank", "metric": "ndcg", "ndcg_eval_at": [5], "label_gain": [0, 1, 2, 3, 4],
-    "learning_rate": 0.05, "num_leaves": 15, "min_data_in_leaf": 10, "feature_fraction": 0.8,
+    # small trees: ~1,500 judged pairs; chosen by leave-one-book-out nDCG@5 (3 settings tried)
+    "learning_rate": 0.05, "num_leaves": 3, "min_data_in_leaf": 30, "feature_fraction": 0.8,
     "bagging_fraction": 0.8, "bagging_freq": 1, "lambdarank_truncation_level": 10, "verbose": -1,
     "seed": 7, "deterministic": True, "num_threads": 2,
 }

@@ -1,0 +1,64 @@
+"""``beyondfind train ldm`` (leave-one-book-out report, then the final model) and
+``beyondfind train keywords`` (re-mine the informative keyword list)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from .common import add_library_option, add_nlp_option, open_search
+
+
+def add_parsers(sub) -> None:
+    p = sub.add_parser("train", help="train learned models")
+    s = p.add_subparsers(dest="train_command", required=True)
+    t = s.add_parser("ldm", help="LambdaMART ranker: leave-one-book-out report, then train on all judged books")
+    t.add_argument("--judgments", type=Path, required=True)
+    t.add_argument("--books", type=Path, default=None)
+    t.add_argument("--output", type=Path, default=None, help="model path without suffix (default: the package's)")
+    t.add_argument("--report", type=Path, default=Path("reports"), help="folder for the importance chart")
+    t.add_argument("--ablation", action="store_true", help="also cross-validate without each feature group")
+    add_library_option(t)
+    add_nlp_option(t)
+    t.set_defaults(func=run_ldm)
+    k = s.add_parser("keywords", help="mine the informative keywords from LitBank (evaluation books excluded)")
+    k.add_argument("--data", type=Path, default=Path("../shared/data"))
+    k.set_defaults(func=run_keywords)
+
+
+def run_ldm(args) -> int:
+    from ..books import run_method
+    from ..datasets.judgments import load_book_judgments
+    from ..ranking import ldm, report
+
+    judgments = load_book_judgments(args.judgments)
+    books_dir = args.books or args.judgments.resolve().parent.parent / "books"
+    search = open_search(args)
+    print("leave-one-book-out (train on the other books, test on this one):")
+    scores = report.lobo_scores(judgments, books_dir, search.book_for, run_method)
+    print(f"{'held-out book':30} {'nDCG@5/c':>9} {'P@5/c':>7} {'nDCG@5':>7} {'unj@5':>6}")
+    for book in [bj.book for bj in judgments] + ["mean"]:
+        row = scores[book]
+        print(f"{book:30} {row['nDCG@5/c']:9.3f} {row['P@5/c']:7.3f} {row['nDCG@5']:7.3f} {row['unjudged@5']:6.2f}")
+    if args.ablation:
+        print("\nfeature-group ablation (mean condensed nDCG@5, leave-one-book-out):")
+        for name, value in report.group_ablation(judgments, books_dir, search.book_for, run_method).items():
+            print(f"  {name:12} {value:.3f}")
+    print("\ntraining the final model on all judged books …", file=sys.stderr)
+    ts = ldm.training_set([(search.book_for(books_dir / bj.book), bj) for bj in judgments])
+    model = ldm.train(ts, meta={"trained_on": [bj.book for bj in judgments], "pairs": int(len(ts.y)),
+                                "lobo_ndcg5_condensed": round(scores["mean"]["nDCG@5/c"], 4)})
+    out = args.output or ldm.SHIPPED_MODEL
+    model.save(out)
+    chart = report.importance_chart(model, args.report / "ldm-importance.png")
+    print(f"model: {out}.txt / {out}.json ({len(ts.y)} judged pairs)\nimportance chart: {chart}")
+    return 0
+
+
+def run_keywords(args) -> int:
+    from ..features.keywords import KEYWORDS_FILE, write_keywords
+
+    mined = write_keywords(args.data)
+    print(", ".join(w for w, _ in mined))
+    print(f"written to {KEYWORDS_FILE}")
+    return 0
