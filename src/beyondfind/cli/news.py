@@ -1,0 +1,113 @@
+"""``beyondfind news rank|add|show|threads``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from .common import add_nlp_option, print_jsonl
+
+MODEL_HELP = "best (tuned combination), fed (F(e,d) alone), all-ties, or one feature name"
+
+
+def add_parsers(sub) -> None:
+    p = sub.add_parser("news", help="rank the entities of news articles using the thread's history")
+    s = p.add_subparsers(dest="news_command", required=True)
+    r = s.add_parser("rank", help="rank each article of a thread file, history = earlier articles")
+    r.add_argument("thread", type=Path, help="thread JSONL (id, date, title, text[, entities])")
+    r.add_argument("--model", default="best", help=MODEL_HELP)
+    r.add_argument("--gold-entities", action="store_true", help="rank the annotated entities of each article")
+    r.add_argument("--top", type=int, default=None)
+    r.add_argument("--format", choices=("jsonl", "table"), default="jsonl")
+    add_nlp_option(r)
+    r.set_defaults(func=run_rank)
+
+    a = s.add_parser("add", help="add articles to a stored thread (prints each article's ranking)")
+    a.add_argument("--thread", required=True)
+    a.add_argument("file", type=Path, help="JSONL with one article per line")
+    a.add_argument("--replace", action="store_true", help="replace articles whose id is already stored")
+    a.add_argument("--gold-entities", action="store_true")
+    _store_option(a)
+    add_nlp_option(a)
+    a.set_defaults(func=run_add)
+
+    sh = s.add_parser("show", help="ranked entities of a stored article (no NLP: stored statistics only)")
+    sh.add_argument("--thread", required=True)
+    sh.add_argument("article_id", nargs="?", help="omit to list the thread's articles")
+    sh.add_argument("--model", default="best", help=MODEL_HELP)
+    sh.add_argument("--format", choices=("jsonl", "table"), default="table")
+    _store_option(sh)
+    sh.set_defaults(func=run_show)
+
+    t = s.add_parser("threads", help="list stored threads")
+    _store_option(t)
+    t.set_defaults(func=run_threads)
+
+
+def _store_option(p) -> None:
+    p.add_argument("--store", "--library", dest="store", type=Path, default=None,
+                   help="SQLite file for threads (default: the library file)")
+
+
+def open_store(args):
+    from ..index import Library
+    from ..news.store import ThreadStore
+
+    return ThreadStore(Library(args.store).conn)
+
+
+def _print(ranking, fmt: str, top: int | None = None) -> None:
+    rows = [r for r in ranking if top is None or r.rank <= top]
+    if fmt == "jsonl":
+        print_jsonl(r.to_dict() for r in rows)
+        return
+    current = None
+    for r in rows:
+        if r.article_id != current:
+            current = r.article_id
+            print(f"\n{current}")
+        print(f"  {r.rank:3}. {r.score:6.3f}  {r.entity}")
+
+
+def run_rank(args) -> int:
+    from ..news import combination_for, rank_thread
+    from ..news.io import read_thread
+    from ..nlp import load_pipeline
+
+    model = combination_for(args.model)
+    articles = read_thread(args.thread)
+    _print(rank_thread(articles, load_pipeline(args.nlp), model, use_gold=args.gold_entities), args.format, args.top)
+    return 0
+
+
+def run_add(args) -> int:
+    from ..news import add_article
+    from ..news.io import history_order, read_thread
+    from ..nlp import load_pipeline
+
+    store = open_store(args)
+    articles = history_order(read_thread(args.file))  # validated whole before anything is stored
+    nlp = load_pipeline(args.nlp)
+    for a in articles:
+        ranking = add_article(store, args.thread, a, nlp, replace=args.replace, use_gold=args.gold_entities)
+        top = ", ".join(r.entity for r in ranking[:5])
+        print(f"added {a.id} ({a.date or 'no date'}): {top}", file=sys.stderr)
+    return 0
+
+
+def run_show(args) -> int:
+    from ..news import combination_for, show_article
+
+    store = open_store(args)
+    if not args.article_id:
+        for aid, date, title, _k in store.articles(store.thread_id(args.thread)):
+            print(f"{date or '----------'}  {aid}  {title}")
+        return 0
+    _print(show_article(store, args.thread, args.article_id, combination_for(args.model)), args.format)
+    return 0
+
+
+def run_threads(args) -> int:
+    for name, n in open_store(args).threads():
+        print(f"{name}\t{n} articles")
+    return 0

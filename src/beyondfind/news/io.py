@@ -1,0 +1,71 @@
+"""Reading threads in the ``news/meantime`` JSONL form: one article per line with ``id``, ``date``,
+``title``, ``text`` and optionally ``entities`` (gold annotations)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import date as Date
+from pathlib import Path
+
+from .. import BeyondfindError
+from .model import Article
+
+
+def parse_date(value) -> str | None:
+    if not value:
+        return None
+    try:
+        return Date.fromisoformat(str(value)[:10]).isoformat()
+    except ValueError:
+        return None
+
+
+def article_from_json(row: dict, where: str) -> Article:
+    if not isinstance(row, dict):
+        raise BeyondfindError(f"{where}: not a JSON object")
+    if not str(row.get("id") or "").strip():
+        raise BeyondfindError(f"{where}: article has no 'id'")
+    text = row.get("text")
+    if not isinstance(text, str):
+        raise BeyondfindError(f"{where}: article {row['id']!r} has no 'text' string")
+    ents = row.get("entities") or []
+    names = tuple(e["name"] for e in ents if isinstance(e, dict) and e.get("name"))
+    aliases = {e["name"]: tuple(m["text"] for m in e.get("mentions", []) if isinstance(m, dict) and m.get("text"))
+               for e in ents if isinstance(e, dict) and e.get("name")}
+    types = {e["name"]: e.get("type", "") for e in ents if isinstance(e, dict) and e.get("name")}
+    return Article(str(row["id"]), parse_date(row.get("date")), str(row.get("title") or ""), text, names, aliases, types)
+
+
+def read_thread(path: str | Path, warn=lambda msg: print(msg, file=sys.stderr)) -> list[Article]:
+    """All articles of a JSONL thread file (file order). Bad JSON: an error naming the line."""
+    p = Path(path)
+    if p.is_dir():
+        raise BeyondfindError(f"{p}: is a directory; give a thread .jsonl file")
+    if not p.exists():
+        raise BeyondfindError(f"{p}: no such file")
+    articles, seen = [], set()
+    for n, line in enumerate(p.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise BeyondfindError(f"{p}:{n}: malformed JSON ({exc.msg}); nothing was stored") from None
+        a = article_from_json(row, f"{p}:{n}")
+        if a.id in seen:
+            raise BeyondfindError(f"{p}:{n}: duplicate article id {a.id!r}")
+        seen.add(a.id)
+        if a.date is None:
+            warn(f"warning: {p}:{n}: article {a.id!r} has no usable date; kept in file order")
+        articles.append(a)
+    return articles
+
+
+def history_order(articles: list[Article]) -> list[Article]:
+    """Date order (stable: undated articles keep their place after the previous dated one)."""
+    keyed, last = [], ""
+    for i, a in enumerate(articles):
+        last = a.date or last
+        keyed.append(((last, i), a))
+    return [a for _k, a in sorted(keyed, key=lambda x: x[0])]

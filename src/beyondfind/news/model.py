@@ -1,0 +1,45 @@
+"""News records: articles, their annotated entity occurrences, and per-entity features."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Article:
+    id: str
+    date: str | None      # ISO date (YYYY-MM-DD...) or None when missing/unparsable
+    title: str
+    text: str
+    gold_entities: tuple[str, ...] = ()   # names, when the input carries annotated entities
+    gold_aliases: dict = field(default_factory=dict, compare=False, hash=False)  # name → mention strings
+    gold_types: dict = field(default_factory=dict, compare=False, hash=False)
+
+
+@dataclass(frozen=True)
+class EntityStats:
+    """What one article says about one entity (stored per article; the history sums these)."""
+
+    surface: str
+    is_person: bool
+    count: int            # F(e,d)
+    subj_count: int       # Fsubj(e,d)
+    first_sen_len: int    # FirstSenLen(e,d), tokens
+    first_sen_pos: int    # FirstSenPos(e,d), 0-based sentence index
+    sentences: frozenset[int]
+
+
+@dataclass(frozen=True)
+class ArticleAnnotation:
+    article: Article
+    entities: tuple[EntityStats, ...]
+
+
+FEATURES: tuple[str, ...] = ("F_d", "Fsubj_d", "FirstSenLen", "FirstSenPos", "F_H", "DF_H", "F_last", "F_first",
+                             "CoOcc_H")
+FEATURE_LABELS = {
+    "F_d": "F(e,d)", "Fsubj_d": "Fsubj(e,d)", "FirstSenLen": "FirstSenLen(e,d)", "FirstSenPos": "FirstSenPos(e,d)",
+    "F_H": "F(e,H)", "DF_H": "DF(e,H)", "F_last": "F(e,d_{e,-1})", "F_first": "F(e,d_{e,1})", "CoOcc_H": "CoOcc(e,H)",
+}
+# features where smaller is better are inverted, 1 / (1 + x), before combination
+INVERTED = frozenset({"FirstSenPos"})
