@@ -12,6 +12,7 @@ from bisect import bisect_right
 from collections import defaultdict
 
 from ..nlp.components import SUBJECT_DEPS
+from ..nlp.names import name_gender
 from .identity import normalize
 from .model import Article, ArticleAnnotation, EntityStats
 
@@ -41,7 +42,9 @@ def annotate_article(article: Article, nlp, use_gold: bool = False) -> ArticleAn
     if use_gold:
         occ = _occurrences_gold(article, text)
     else:
-        occ = [(s.text, s.start_char, s.end_char, s.label_ == "PER") for s in doc._.names if s.label_ in NEWS_LABELS]
+        # the fiction-trained NER over-uses PER on news: a person also needs a first name or a title
+        occ = [(s.text, s.start_char, s.end_char, s.label_ == "PER" and name_gender(s._.name) is not None)
+               for s in doc._.names if s.label_ in NEWS_LABELS]
     groups: dict[str, list] = defaultdict(list)
     surfaces: dict[str, str] = {}
     for surface, a, b, is_person in occ:

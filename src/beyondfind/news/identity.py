@@ -12,7 +12,7 @@ import re
 
 TITLES = frozenset({"mr", "mrs", "ms", "dr", "sir", "ceo", "president", "chairman", "senator", "prof", "the", "minister",
                     "prime", "governor", "secretary", "chief", "executive"})
-CORPORATE = frozenset({"inc", "corp", "corporation", "co", "company", "ltd", "llc", "plc", "computer", "computers",
+CORPORATE = frozenset({"inc", "corp", "corporation", "co", "company", "ltd", "llc", "plc", "computer", "computers", "motor",
                        "group", "holdings", "ag", "sa"})
 _WORD = re.compile(r"[^\W_]+(?:[.'’&-][^\W_]+)*", re.UNICODE)
 
@@ -60,8 +60,4 @@ def same_entity(a: str, b: str, b_is_person: bool = False) -> bool:
     wa, wb = na.split(), nb.split()
     if b_is_person and len(wa) == 1 and len(wb) > 1 and wa[0] == wb[-1]:
         return True
-    # "Apple" ~ "Apple Computer" is handled by normalisation; a one-word name that is the first word
-    # of a longer organisation name ("Boeing" ~ "Boeing Commercial Airplanes") is an alias too
-    if len(wa) == 1 and len(wb) > 1 and wb[0] == wa[0] and not b_is_person:
-        return True
-    return False
+    return False  # "Apple" ~ "Apple Computer" is handled by normalisation

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from .. import BeyondfindError
-from .identity import acronym, is_acronym, normalize
+from .identity import acronym, is_acronym, normalize, words
 from .model import FEATURES, ArticleAnnotation, EntityStats
 
 SCHEMA = """
@@ -52,11 +52,10 @@ class _Aliases:
     by_alias: dict[str, int] = field(default_factory=dict)
     by_acronym: dict[str, int] = field(default_factory=dict)
     person_surname: dict[str, int] = field(default_factory=dict)
-    first_word: dict[str, int] = field(default_factory=dict)
     names: dict[int, str] = field(default_factory=dict)
     person: dict[int, bool] = field(default_factory=dict)
 
-    def resolve(self, surface: str) -> int | None:
+    def resolve(self, surface: str, is_person: bool = False) -> int | None:
         key = normalize(surface)
         if key in self.by_alias:
             return self.by_alias[key]
@@ -66,11 +65,9 @@ class _Aliases:
         if acr and acr in self.by_alias and is_acronym(self.names[self.by_alias[acr]]):
             return self.by_alias[acr]
         ws = key.split()
-        if len(ws) == 1:
-            if ws[0] in self.person_surname:
-                return self.person_surname[ws[0]]
-            if ws[0] in self.first_word:
-                return self.first_word[ws[0]]
+        stripped = len(ws) < len(words(surface))  # "Ford Motor" → "ford": a company, not a surname
+        if len(ws) == 1 and not stripped and ws[0] in self.person_surname:  # "Jobs" ~ "Steve Jobs"
+            return self.person_surname[ws[0]]
         return None
 
     def register(self, entity_id: int, surface: str, is_person: bool) -> list[str]:
@@ -86,11 +83,8 @@ class _Aliases:
         if acr:
             self.by_acronym.setdefault(acr, entity_id)
         ws = key.split()
-        if len(ws) > 1:
-            if is_person:
-                self.person_surname.setdefault(ws[-1], entity_id)
-            else:
-                self.first_word.setdefault(ws[0], entity_id)
+        if len(ws) > 1 and is_person:
+            self.person_surname.setdefault(ws[-1], entity_id)
         return new
 
 
@@ -159,7 +153,7 @@ class ThreadStore:
         pending = []
         # longer names first, so "General Motors" exists before "GM" is resolved
         for st in sorted(ann.entities, key=lambda s: -len(s.surface)):
-            eid = maps.resolve(st.surface)
+            eid = maps.resolve(st.surface, st.is_person)
             if eid is None:
                 if not create:
                     eid = -1 - len(pending)  # unseen in the history: a temporary id
