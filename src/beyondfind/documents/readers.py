@@ -25,7 +25,8 @@ HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
 
 def _decode(data: bytes, name: str) -> str:
-    if b"\x00" in data[:4096] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
+    head = data[:4096]
+    if head.count(b"\x00") > max(1, len(head) // 100) and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise BeyondfindError(f"{name}: looks like a binary file, not text; give a .txt, .md, .html, .epub, .csv or .jsonl file")
     try:
         return data.decode("utf-8-sig")
@@ -83,7 +84,7 @@ def _html_units(html: str | bytes) -> tuple[list[tuple[str, str]], str | None]:
     for el in body.find_all(HTML_BLOCKS):
         if el.find(HTML_BLOCKS):  # keep leaves only: nested blocks are emitted themselves
             continue
-        txt = " ".join(el.get_text(" ", strip=True).split())
+        txt = " ".join(el.get_text().split())
         if txt:
             units.append((el.name, txt))
     if not units:

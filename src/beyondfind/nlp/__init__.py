@@ -11,7 +11,9 @@ from pathlib import Path
 from .. import BeyondfindError
 
 SHIPPED_MODEL = Path(__file__).parent / "model"
-BLANK = "blank"  # pseudo-name: spaCy's blank English + rules, no trained model
+BLANK = "blank"
+OWN_COMPONENTS = ("beyondfind_rule_ner", "beyondfind_places", "beyondfind_temporal", "beyondfind_names",
+                  "beyondfind_anaphora", "beyondfind_narrator")  # pseudo-name: spaCy's blank English + rules, no trained model
 
 
 def shipped_model_available() -> bool:
@@ -36,7 +38,7 @@ def load_pipeline(name: str | Path | None = None, *, anaphora_window: int = 3):
         nlp.add_pipe("sentencizer")
     else:
         try:
-            nlp = spacy.load(name, exclude=["beyondfind_names", "beyondfind_anaphora", "beyondfind_narrator"])
+            nlp = spacy.load(name, exclude=list(OWN_COMPONENTS))
         except OSError as exc:
             raise BeyondfindError(
                 f"cannot load spaCy pipeline {str(name)!r}: give an installed pipeline name, a path to one, "
@@ -45,6 +47,7 @@ def load_pipeline(name: str | Path | None = None, *, anaphora_window: int = 3):
         nlp.add_pipe("sentencizer", first=True)
     if not nlp.has_pipe("ner"):
         nlp.add_pipe("beyondfind_rule_ner")
+    nlp.add_pipe("beyondfind_places")
     ruler = nlp.add_pipe("entity_ruler", name="beyondfind_temporal", config={"overwrite_ents": False})
     ruler.add_patterns(patterns())
     nlp.add_pipe("beyondfind_names")

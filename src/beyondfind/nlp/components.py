@@ -200,3 +200,29 @@ def make_narrator(nlp: Language, name: str, narrator: str | None):
         return doc
 
     return link
+
+
+PLACE_PREFIXES = ("St.", "St", "Saint", "Ste.", "Fort", "Ft.", "Port", "Mount", "Mt.", "Lake", "Cape", "Glen")
+PLACE_PREPOSITIONS = ("in", "to", "at", "from", "near", "towards", "toward", "into", "of", "through", "round")
+
+
+@Language.factory("beyondfind_places")
+def make_places(nlp: Language, name: str):
+    """Place names the LitBank NER misses ("to St. Petersburg", "at Fort Henry"): a place prefix and
+    capitalised words after a locative preposition become GPE, replacing any entity they overlap
+    (LitBank's "St." is usually a saint's name, hence the preposition context)."""
+    from spacy.matcher import Matcher
+    from spacy.util import filter_spans
+
+    matcher = Matcher(nlp.vocab)
+    matcher.add("PLACE", [[{"LOWER": {"IN": list(PLACE_PREPOSITIONS)}}, {"ORTH": {"IN": list(PLACE_PREFIXES)}},
+                           {"ORTH": ".", "OP": "?"}, {"IS_TITLE": True, "OP": "+"}]], greedy="LONGEST")
+
+    def places(doc: Doc) -> Doc:
+        found = [Span(doc, s + 1, e, label="GPE") for _m, s, e in matcher(doc)]
+        if found:
+            keep = [ent for ent in doc.ents if not any(ent.start < f.end and f.start < ent.end for f in found)]
+            doc.ents = filter_spans(keep + found)
+        return doc
+
+    return places

@@ -1,0 +1,90 @@
+import json
+
+import pytest
+
+from beyondfind import BeyondfindError
+from beyondfind.documents import load_document, parse_document
+
+from .conftest import DATA, HUCK
+
+
+def test_gutenberg_passages_reproduce_every_judged_offset():
+    for f in sorted((DATA / "judgments" / "books").glob("*.jsonl")):
+        rows = [json.loads(line) for line in f.read_text().splitlines() if line.strip()]
+        doc = load_document(DATA / "books" / rows[0]["book"])
+        spans = {(p.start, p.end) for p in doc.passages}
+        missing = [(r["start"], r["end"]) for r in rows if (r["start"], r["end"]) not in spans]
+        assert not missing, f"{f.name}: {missing[:3]}"
+        for p in doc.passages[:50]:
+            assert doc.text[p.start:p.end] == p.text
+
+
+def test_gutenberg_header_and_footer_are_stripped():
+    doc = load_document(HUCK)
+    body = "".join(p.text for p in doc.passages)
+    assert "Project Gutenberg" not in doc.passages[5].text
+    assert "*** END OF" not in body and "*** START OF" not in body
+    assert doc.title.startswith("Adventures of Huckleberry Finn")
+    assert any(p.chapter and p.chapter.startswith("CHAPTER") for p in doc.passages)
+
+
+def test_epub_chapters_in_spine_order(tmp_path):
+    from ebooklib import epub
+
+    book = epub.EpubBook()
+    book.set_identifier("x1")
+    book.set_title("Tiny Book")
+    book.set_language("en")
+    c1 = epub.EpubHtml(title="One", file_name="one.xhtml", content="<h1>One</h1><p>Mary Jane was red-headed.</p>")
+    c2 = epub.EpubHtml(title="Two", file_name="two.xhtml", content="<h1>Two</h1><p>Huck ran away.</p><p>Jim too.</p>")
+    for c in (c1, c2):
+        book.add_item(c)
+    book.spine = [c2, c1]  # spine order, not file order
+    book.add_item(epub.EpubNcx())
+    book.add_item(epub.EpubNav())
+    path = tmp_path / "tiny.epub"
+    epub.write_epub(str(path), book)
+    doc = load_document(path)
+    texts = [p.text for p in doc.passages]
+    assert texts.index("Huck ran away.") < texts.index("Mary Jane was red-headed.")
+    for p in doc.passages:
+        assert doc.text[p.start:p.end] == p.text
+    assert {p.chapter for p in doc.passages if p.text == "Jim too."} == {c2.id}
+    assert doc.title == "Tiny Book"
+
+
+def test_html_markdown_and_tables(tmp_path):
+    html = tmp_path / "a.html"
+    html.write_text("<html><head><title>T</title><script>alert(1)</script></head><body><h2>Part</h2>"
+                    "<p>First <b>para</b>.</p><p>Second.</p></body></html>")
+    doc = load_document(html)
+    assert [p.text for p in doc.passages] == ["Part", "First para.", "Second."]
+    assert "alert" not in doc.text and doc.passages[-1].chapter == "Part"
+    md = tmp_path / "a.md"
+    md.write_text("# Title\n\nOne line\nsame para\n\n## Next\n\nTwo\n")
+    doc = load_document(md)
+    assert [p.text for p in doc.passages][1] == "One line\nsame para"
+    assert doc.passages[-1].chapter == "Next"
+    sentences = load_document(SHARED_CSV := DATA.parent / "papers" / "entity-summarization-of-news.sentences.csv")
+    assert len(sentences.passages) > 50 and SHARED_CSV.exists()
+    jl = tmp_path / "t.jsonl"
+    jl.write_text('{"text": "Alpha beta."}\n{"text": "Gamma."}\n')
+    assert [p.text for p in load_document(jl).passages] == ["Alpha beta.", "Gamma."]
+
+
+@pytest.mark.parametrize("name,data,message", [
+    ("x.pdf", b"%PDF", "unsupported file type"),
+    ("x.epub", b"not a zip", "not a valid EPUB"),
+    ("x.csv", b"a,b\n1,2\n", "no 'text' or 'sentence' column"),
+    ("x.jsonl", b'{"text": "ok"}\n{bad\n', "line 2"),
+])
+def test_bad_files_raise_clear_errors(name, data, message):
+    with pytest.raises(BeyondfindError, match=message):
+        parse_document(data, name)
+
+
+def test_directory_and_missing_file(tmp_path):
+    with pytest.raises(BeyondfindError, match="is a directory"):
+        load_document(tmp_path)
+    with pytest.raises(BeyondfindError, match="no such file"):
+        load_document(tmp_path / "nope.txt")

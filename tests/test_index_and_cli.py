@@ -1,0 +1,137 @@
+import json
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from beyondfind import BeyondfindError
+from beyondfind.books import rank_passages
+from beyondfind.cli.main import main
+from beyondfind.index import Library, index_document
+
+from .conftest import HUCK
+
+
+def _counts(path):
+    con = sqlite3.connect(path)
+    try:
+        return [con.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in ("documents", "passages", "mentions")]
+    finally:
+        con.close()
+
+
+def test_index_stores_everything_and_reindex_is_a_no_op(huck_search):
+    lib = huck_search.library
+    info = lib.documents()[0]
+    assert info.n_passages > 2000 and info.narrator == "Huck"
+    calls = []
+    doc_id, new = index_document(lib, HUCK, lambda: calls.append(1))
+    assert not new and doc_id == info.id and calls == []  # no model loaded for an unchanged file
+    document, ann = lib.load(doc_id)
+    assert any(m.key == "mary jane" for m in ann.mentions)
+    assert sum(1 for p in ann.pronouns if p.antecedent is not None) > 1000
+
+
+def test_interrupted_index_leaves_library_valid(tmp_path, nlp):
+    path = tmp_path / "lib.sqlite"
+    book = tmp_path / "b.txt"
+    book.write_text("Mary Jane smiled.\n\nShe was happy.\n")
+
+    class Boom:
+        meta = nlp.meta
+
+        def pipe(self, *a, **k):  # Ctrl-C while the pipeline runs
+            raise KeyboardInterrupt
+            yield
+
+    with Library(path) as lib:
+        with pytest.raises(KeyboardInterrupt):
+            index_document(lib, book, lambda: Boom())
+    assert _counts(path) == [0, 0, 0]
+    with Library(path) as lib:
+        doc_id, new = index_document(lib, book, lambda: nlp)
+        assert new and lib.get(doc_id).n_passages == 2
+
+
+def test_rank_cli_outputs_contract(huck_search, capsys):
+    lib = str(huck_search.library.path)
+    assert main(["rank", str(HUCK), "--entity", "Mary Jane", "--top", "5", "--library", lib, "--format", "jsonl"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["rank"] for r in rows] == [1, 2, 3, 4, 5]
+    text = HUCK.read_text(encoding="utf-8")
+    for r in rows:
+        assert {"rank", "score", "start", "end", "text"} <= set(r)
+        assert text[r["start"]:r["end"]] == r["text"]
+    assert any("Mary Jane" in r["text"] for r in rows)
+
+
+def test_every_method_and_options(huck):
+    from beyondfind.books import METHODS
+
+    for method in METHODS:
+        res = rank_passages(huck, "Mary Jane", method, top=5)
+        assert res, method
+        assert all(a.score >= b.score for a, b in zip(res, res[1:])) or method in ("find", "entity-find")
+    before = 330_000
+    res = rank_passages(huck, "Mary Jane", "lrm", top=20, before=before)
+    assert res and all(r.end <= before for r in res)
+    explained = rank_passages(huck, "Mary Jane", "lrm", top=1, explain=True)[0].explain
+    assert {"EF", "CR", "g", "names"} <= set(explained) and explained["names"]
+    ldm = rank_passages(huck, "Mary Jane", "ldm", top=1, explain=True)[0].explain
+    assert ldm["reasons"] and all(r["description"] for r in ldm["reasons"])
+
+
+def test_find_is_exact_string_in_book_order(huck):
+    res = rank_passages(huck, "Mary Jane", "find", top=None)
+    assert [r.start for r in res] == sorted(r.start for r in res)
+    assert all("Mary Jane" in r.text for r in res)
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--entity", "Mr. (Smith)"], "does not occur"),
+    (["--entity", "*"], "has no letters"),
+    (["--entity", "Zebulon Quackenbush"], "closest names"),
+    (["--entity", "x" * 10_000], "at most"),
+    (["--entity", ""], "empty entity name"),
+    (["--entity", "Jim", "--top", "0"], "--top"),
+])
+def test_bad_queries_fail_cleanly(huck_search, capsys, args, message):
+    lib = str(huck_search.library.path)
+    before = _counts(lib)
+    assert main(["rank", str(HUCK), "--library", lib, *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert _counts(lib) == before
+
+
+def test_bad_files_fail_cleanly(tmp_path, capsys):
+    lib = str(tmp_path / "lib.sqlite")
+    bad = tmp_path / "bad.epub"
+    bad.write_bytes(b"garbage")
+    for target in (str(tmp_path), str(tmp_path / "missing.txt"), str(bad)):
+        assert main(["rank", target, "--entity", "Jim", "--library", lib]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("beyondfind: error:") and "Traceback" not in err
+    corrupt = tmp_path / "corrupt.sqlite"
+    corrupt.write_bytes(b"not sqlite at all" * 100)
+    assert main(["documents", "--library", str(corrupt)]) == 2
+    assert "not a usable SQLite file" in capsys.readouterr().err
+
+
+def test_entities_cluster_aliases(huck_search, capsys):
+    assert main(["entities", str(HUCK), "--library", str(huck_search.library.path), "--format", "jsonl"]) == 0
+    ents = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    by_name = {e["name"]: e for e in ents}
+    huck = next(e for e in ents if "Huck" in e["name"])
+    assert any("Finn" in a for a in [huck["name"], *huck["aliases"]])
+    tom = next(e for e in ents if e["name"] in ("Tom Sawyer", "Tom"))
+    assert {"Tom", "Tom Sawyer"} <= {tom["name"], *tom["aliases"]}
+    assert "Jim" in by_name and by_name["Jim"]["type"] == "PER"
+
+
+def test_console_script_demo_runs(tmp_path):
+    exe = [sys.executable, "-m", "beyondfind.cli.main"]
+    out = subprocess.run(exe + ["rank", str(HUCK), "--entity", "Nobody Atall", "--library", str(tmp_path / "l.sqlite"),
+                                "--nlp", "blank"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 2 and "does not occur" in out.stderr and "Traceback" not in out.stderr

@@ -1,0 +1,110 @@
+"""LRM on hand-built books reproducing the seed paper's "Mary Jane" cases."""
+
+import math
+
+import pytest
+
+from beyondfind.documents import Document, Passage
+from beyondfind.index import Book
+from beyondfind.index.records import Annotations, Mention, Pronoun
+from beyondfind.nlp.names import parse_name
+from beyondfind.retrieval import lrm
+
+FILLER = "and then they walked along the river for a while talking"
+
+
+def build_book(spec):
+    """spec: list of passages, each a list of (name, label) mentions or ("she", antecedent_index_in_passage)."""
+    text, passages, mentions, pronouns = "", [], [], []
+    for i, items in enumerate(spec):
+        start = len(text)
+        parts, local_ids = [], []
+        for item in items:
+            offset = start + sum(len(p) + 1 for p in parts)
+            if item[0] in ("she", "her"):
+                ante = local_ids[item[1]]
+                pronouns.append(Pronoun(len(pronouns), i, i, offset, offset + len(item[0]), item[0], 3, "female",
+                                        False, ante))
+            else:
+                name = parse_name(item[0])
+                mentions.append(Mention(len(mentions), i, i, offset, offset + len(item[0]), item[0], item[1], True,
+                                        name.key, name.honorific, False, False))
+                local_ids.append(mentions[-1].id)
+            parts.append(item[0])
+        parts.append(FILLER)
+        body = " ".join(parts)
+        text += body
+        passages.append(Passage(i, start, start + len(body), body))
+        text += "\n\n"
+    doc = Document("t.txt", "txt", text, tuple(passages), "0" * 64)
+    return Book(1, doc, Annotations((), tuple(mentions), tuple(pronouns), (), None, "test"))
+
+
+@pytest.fixture(scope="module")
+def mary_book():
+    spec = [[("Mary Ann", "PER")] * 49 + [("Mary Williams", "PER")] * 39 + [("Mary Jane", "PER")] * 9]
+    spec += [[] for _ in range(11)]                                    # 1..11: no names
+    spec += [[("Mary", "PER")]]                                         # 12: no full name in window
+    spec += [[("Mary Williams", "PER")], [("Mary", "PER")]]             # 13, 14: local coref → Williams
+    spec += [[("Highland Mary", "LOC")]]                                # 15: a place
+    spec += [[("Mary Ann", "PER")]]                                     # 16: another full name
+    spec += [[("Mary Jane", "PER"), ("she", 0), ("her", 0)]]            # 17: exact + pronouns
+    return build_book(spec)
+
+
+def E(book, passage, query="Mary Jane"):
+    ev = lrm.evidence(book, passage, parse_name(query), "PER", lrm.LRMSettings(), {})
+    return ev.names
+
+
+def test_place_with_shared_word_scores_zero(mary_book):
+    assert E(mary_book, 15) == 0.0
+
+
+def test_other_full_name_scores_zero(mary_book):
+    assert E(mary_book, 16) == 0.0
+
+
+def test_local_coref_to_another_full_name_is_zero(mary_book):
+    assert E(mary_book, 14) == 0.0
+
+
+def test_global_coref_uses_book_counts(mary_book):
+    assert mary_book.name_counts["mary ann"] == 50 and mary_book.name_counts["mary jane"] == 10
+    assert E(mary_book, 12) == pytest.approx(10 / (50 + 40 + 10))
+
+
+def test_exact_name_with_pronouns_scores_highest(mary_book):
+    ranking = [s for s in lrm.rank(mary_book, parse_name("Mary Jane"), lrm.LRMSettings(pivot=1)) if s.passage >= 12]
+    assert ranking[0].passage == 17 and ranking[0].score > ranking[1].score > 0
+    ev = lrm.evidence(mary_book, 17, parse_name("Mary Jane"), "PER", lrm.LRMSettings(), {})
+    assert ev.cr == 2 and ev.ef == pytest.approx(1 + 0.5 * 2)
+    assert {s.passage for s in ranking}.isdisjoint({14, 15, 16})
+
+
+def test_honorific_normalisation_and_conflict():
+    book = build_book([[("Darcy", "PER")], [("Mrs. Bennet", "PER")], [("Mr. Bennet", "PER")]])
+    assert E(book, 0, "Mr. Darcy") == 1.0
+    assert E(book, 1, "Mr. Bennet") == 0.0 and E(book, 2, "Mr. Bennet") == 1.0
+
+
+def test_one_word_query_inside_longer_name():
+    book = build_book([[("Huck Finn", "PER")], [("Huck", "PER")]])
+    assert E(book, 0, "Huck") == 1.0
+
+
+def test_length_reward_and_saturation_formulas():
+    assert lrm.length_reward(8, 8, 100) == 0.0
+    assert lrm.length_reward(100, 8, 100) == pytest.approx(1.0)
+    assert lrm.length_reward(20, 8, 100) == pytest.approx(math.log(20 / 8) / math.log(100 / 8))
+    assert lrm.saturate(1.0, 1.5) == pytest.approx(2.5 / 2.5)
+    assert lrm.saturate(0.0, 1.5) == 0.0
+    assert lrm.saturate(1000, 1.5) < 2.5
+
+
+def test_short_passage_scores_zero_under_default_pivot():
+    mention = Mention(0, 0, 0, 0, 9, "Mary Jane", "PER", True, "mary jane", None, False, False)
+    doc = Document("t", "txt", "Mary Jane", (Passage(0, 0, 9, "Mary Jane"),), "0" * 64)
+    book = Book(1, doc, Annotations((), (mention,), (), (), None, "t"))
+    [only] = lrm.rank(book, parse_name("Mary Jane"))
+    assert only.passage == 0 and only.score == 0.0

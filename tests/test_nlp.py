@@ -1,0 +1,118 @@
+import spacy
+from spacy.tokens import Doc
+
+from beyondfind.documents import parse_document
+from beyondfind.index import annotate_document
+from beyondfind.nlp import anaphora, load_pipeline
+from beyondfind.nlp.evaluate import coref_test_files, evaluate_anaphora, evaluate_ner
+from beyondfind.nlp.training import corpora
+
+from .conftest import DATA
+
+
+def _rules():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("beyondfind_names")
+    nlp.add_pipe("beyondfind_anaphora")
+    nlp.add_pipe("beyondfind_narrator")
+    return nlp
+
+
+def _doc(nlp, words, ents, deps=None, heads=None, sent_starts=None):
+    doc = Doc(nlp.vocab, words=words, ents=ents, deps=deps, heads=heads, sent_starts=None if heads else sent_starts)
+    for _n, proc in nlp.pipeline:
+        doc = proc(doc)
+    return doc
+
+
+def _starts(words):
+    return [i == 0 or words[i - 1] == "." for i in range(len(words))]
+
+
+def test_pronoun_gender_picks_the_agreeing_name():
+    nlp = _rules()
+    words = "Mary met Tom . She smiled .".split()
+    doc = _doc(nlp, words, ["B-PER", "O", "B-PER", "O", "O", "O", "O"], sent_starts=_starts(words))
+    assert doc[4]._.antecedent.text == "Mary"
+    words = "Mary met Tom . He smiled .".split()
+    doc = _doc(nlp, words, ["B-PER", "O", "B-PER", "O", "O", "O", "O"], sent_starts=_starts(words))
+    assert doc[4]._.antecedent.text == "Tom"
+
+
+def test_subject_preferred_over_recency_when_gender_ties():
+    nlp = _rules()
+    words = "John saw Bill . He left .".split()
+    deps = ["nsubj", "ROOT", "dobj", "punct", "nsubj", "ROOT", "punct"]
+    heads = [1, 1, 1, 1, 5, 5, 5]
+    doc = _doc(nlp, words, ["B-PER", "O", "B-PER", "O", "O", "O", "O"], deps=deps, heads=heads)
+    assert [s.text for s in doc.sents] == ["John saw Bill .", "He left ."]
+    assert doc[4]._.antecedent.text == "John"
+
+
+def test_honorific_gives_gender_and_reflexive_stays_in_sentence():
+    nlp = _rules()
+    words = "Mrs. Bennet called Mr. Collins . He hurt himself .".split()
+    ents = ["B-PER", "I-PER", "O", "B-PER", "I-PER", "O", "O", "O", "O", "O"]
+    doc = _doc(nlp, words, ents, sent_starts=_starts(words))
+    assert doc[6]._.antecedent.text == "Mr. Collins"
+    assert doc[8]._.antecedent.text == "Mr. Collins"
+
+
+def test_no_name_no_link_and_chain_continues():
+    items = [anaphora.NameItem(0, 0, "female", True, False)]
+    prons = [anaphora.PronounItem(5, 5, "female", "she", False), anaphora.PronounItem(9, 9, "female", "her", False),
+             anaphora.PronounItem(12, 12, "male", "he", False)]
+    links = anaphora.resolve_pronouns(items, prons, anaphora.AnaphoraSettings(window=3))
+    assert links == [None, None, None]  # 5 sentences back is outside the window; nothing to chain from
+    prons = [anaphora.PronounItem(2, 2, "female", "she", False), anaphora.PronounItem(9, 9, "female", "her", False)]
+    assert anaphora.resolve_pronouns(items, prons) == [0, 0]  # the second continues the first's chain
+
+
+def test_narrator_links_first_person_outside_quotes():
+    nlp = _rules()
+    words = ["Call", "me", "Ishmael", ".", "I", "said", "“", "I", "am", "”", "."]
+    doc = _doc(nlp, words, ["O"] * len(words), sent_starts=_starts(words))
+    assert doc._.narrator == "Ishmael"
+    assert doc[4]._.narrator_ref == "Ishmael"
+    assert doc[7]._.narrator_ref is None  # inside quotes
+
+
+def test_shipped_pipeline_tags_names_places_dates(nlp):
+    assert {"parser", "ner", "morphologizer", "beyondfind_anaphora"} <= set(nlp.pipe_names)
+    doc = nlp("Mary Jane went to St. Petersburg with her uncle on Monday morning. She was glad.")
+    ents = {(e.text, e.label_) for e in doc.ents}
+    assert ("Mary Jane", "PER") in ents
+    assert any(t == "St. Petersburg" and lab in ("GPE", "LOC", "FAC") for t, lab in ents)
+    assert any(lab == "DATE" for _t, lab in ents)
+    she = [t for t in doc if t.text == "She"][0]
+    assert she._.antecedent is not None and she._.antecedent.text == "Mary Jane"
+    assert any(t.dep_ == "nsubj" for t in doc) and doc[1].lemma_
+
+
+def test_blank_pipeline_fallback_finds_names():
+    nlp = load_pipeline("blank")
+    doc = nlp("Mr. Darcy spoke to Elizabeth. He was proud.")
+    assert "Mr. Darcy" in [e.text for e in doc.ents]
+    assert [t for t in doc if t.text == "He"][0]._.antecedent.text == "Mr. Darcy"
+
+
+def test_bad_input_never_crashes_and_keeps_offsets(nlp):
+    long_para = ("word " * 20_000).strip()  # 100,000 characters, no newline
+    text = "\n\n".join(["", "!!! ??? 123", "Mary\x00 met\x07 Tom\x1b.", "Привет, мир. 你好。 Mary smiled.",
+                        long_para, "End."])
+    doc = parse_document(text.encode(), "bad.txt")
+    ann = annotate_document(doc, nlp)
+    assert ann.sentences and all(0 <= s.start <= s.end <= len(doc.text) for s in ann.sentences)
+    for m in ann.mentions:
+        assert doc.text[m.start:m.end].replace("\x00", " ") == m.text.replace("\x00", " ")
+    assert max(s.end for s in ann.sentences) > 100_000
+    empty = parse_document(b"", "empty.txt")
+    assert annotate_document(empty, nlp).mentions == ()
+
+
+def test_evaluation_on_two_litbank_files_meets_floors(nlp):
+    test_files = corpora.litbank_split(DATA)["test"][:2]
+    ner = evaluate_ner(nlp, test_files)
+    assert ner["PER"].f1 > 0.5 and ner["micro"].f1 > 0.4
+    coref = evaluate_anaphora(nlp, coref_test_files(DATA)[:2])
+    assert coref["judged"] > 20 and coref["accuracy"] > 0.5
