@@ -1,0 +1,108 @@
+import json
+import sqlite3
+
+import pytest
+
+from beyondfind import BeyondfindError
+from beyondfind.cli.main import main
+from beyondfind.news import add_article, rank_thread, show_article
+from beyondfind.news.annotate import annotate_article
+from beyondfind.news.combine import Combination, saturate, tune
+from beyondfind.news.identity import normalize, same_entity
+from beyondfind.news.io import read_thread
+from beyondfind.news.model import Article
+from beyondfind.news.store import ThreadStore
+
+from .conftest import DATA
+
+GM = DATA / "news" / "meantime" / "gm.jsonl"
+
+
+def test_identity_rules():
+    assert normalize("Apple Computer's") == "apple" == normalize("Apple Inc.")
+    assert same_entity("GM", "General Motors") and same_entity("General Motors Corp.", "GM")
+    assert same_entity("Jobs", "Steve Jobs", b_is_person=True)
+    assert not same_entity("Jobs", "Steve Jobs", b_is_person=False)
+    assert not same_entity("Ford", "Ford Taurus")
+
+
+def _art(i, date, text):
+    return Article(f"a{i}", date, f"t{i}", text)
+
+
+@pytest.fixture
+def store():
+    return ThreadStore(sqlite3.connect(":memory:", isolation_level=None))
+
+
+def test_incremental_history_matches_recomputation_and_orders_by_date(store, nlp):
+    arts = [_art(1, "2020-01-01", "General Motors cut jobs. GM said sales fell. Steve Jobs spoke."),
+            _art(2, "2020-01-03", "GM closed a plant. Jobs was not there. Toyota grew."),
+            _art(3, "2020-01-02", "General Motors and Toyota met in Detroit.")]  # arrives late
+    for a in arts:
+        add_article(store, "t", a, nlp)
+    rows = store.articles(store.thread_id("t"))
+    assert [r[0] for r in rows] == ["a1", "a3", "a2"]
+    stored = {r.entity: r.features for r in show_article(store, "t", "a2")}
+    fresh = {r.article_id + "/" + r.entity: r.features for r in rank_thread(arts, nlp, Combination.all_ties())}
+    a2 = {k.split("/", 1)[1]: v for k, v in fresh.items() if k.startswith("a2/")}
+    gm = next(k for k in stored if normalize(k) in ("gm", "general motors"))
+    assert stored[gm]["DF_H"] == 2 and stored[gm]["F_H"] >= 3  # GM ~ General Motors in a1 and a3
+    assert stored[gm] == a2[next(k for k in a2 if normalize(k) in ("gm", "general motors"))]
+    first = {r.entity: r.features for r in show_article(store, "t", "a1")}
+    assert all(f["F_H"] == 0 and f["DF_H"] == 0 for f in first.values())
+
+
+def test_duplicates_rejected_or_replaced_never_double_counted(store, nlp):
+    a = _art(1, "2020-01-01", "GM cut jobs.")
+    add_article(store, "t", a, nlp)
+    with pytest.raises(BeyondfindError, match="--replace"):
+        add_article(store, "t", a, nlp)
+    add_article(store, "t", _art(1, "2020-01-01", "GM cut jobs. GM again."), nlp, replace=True)
+    add_article(store, "t", _art(2, "2020-01-02", "GM grew."), nlp)
+    [gm] = [r for r in show_article(store, "t", "a2") if normalize(r.entity) == "gm"]
+    assert gm.features["DF_H"] == 1 and gm.features["F_H"] == 2
+
+
+def test_malformed_jsonl_names_line_and_stores_nothing(tmp_path, capsys):
+    good = json.dumps({"id": "x1", "date": "2020-01-01", "title": "t", "text": "GM cut jobs."})
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(good + "\n{not json\n")
+    store_path = tmp_path / "s.sqlite"
+    assert main(["news", "add", "--thread", "t", str(bad), "--store", str(store_path), "--nlp", "blank"]) == 2
+    assert "bad.jsonl:2" in capsys.readouterr().err
+    con = sqlite3.connect(store_path)
+    assert con.execute("SELECT COUNT(*) FROM news_articles").fetchone()[0] == 0
+
+
+def test_missing_dates_warn_and_keep_file_order(tmp_path, capsys):
+    f = tmp_path / "t.jsonl"
+    f.write_text("\n".join(json.dumps({"id": f"x{i}", "date": d, "title": "", "text": "GM cut jobs. Ford too."})
+                           for i, d in enumerate(["2020-01-01", "not a date", ""])) + "\n")
+    arts = read_thread(f, warn=lambda m: print(m))
+    assert [a.date for a in arts] == ["2020-01-01", None, None]
+    assert capsys.readouterr().out.count("no usable date") == 2
+    assert main(["news", "rank", str(f), "--nlp", "blank"]) == 0
+    rows = [json.loads(x) for x in capsys.readouterr().out.splitlines() if x.startswith("{")]
+    assert [r["article_id"] for r in rows if r["rank"] == 1] == ["x0", "x1", "x2"]
+
+
+def test_news_rank_cli_on_real_thread(capsys):
+    assert main(["news", "rank", str(GM), "--gold-entities", "--format", "jsonl"]) == 0
+    rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert {"article_id", "entity", "score", "rank"} <= set(rows[0])
+    assert len({r["article_id"] for r in rows}) == 30
+    first_ids = [json.loads(line)["id"] for line in GM.read_text().splitlines()]
+    assert rows[0]["article_id"] == first_ids[0]
+
+
+def test_empty_article_ranks_nothing(store, nlp):
+    assert add_article(store, "t", _art(9, "2020-01-01", ""), nlp) == []
+
+
+def test_combination_and_tuning():
+    assert saturate(1, 1) == 0.5 and saturate(0, 3) == 0.0
+    q = [[({"F_d": 3, "FirstSenPos": 0}, True), ({"F_d": 3, "FirstSenPos": 5}, False), ({"F_d": 1, "FirstSenPos": 0}, False)]]
+    tuned = tune(q, ("F_d", "FirstSenPos"))
+    from beyondfind.news.combine import mean_ap
+    assert mean_ap(tuned, q) == 1.0 > mean_ap(Combination.single("F_d"), q)
