@@ -153,3 +153,10 @@ class BookSearch:
 
     def entities(self, ref) -> list[Entity]:
         return list_entities(self.book_for(ref))
+
+
+def highlights(book: Book, entity: str, passage: int, settings: LRMSettings = LRMSettings()) -> dict[str, list]:
+    """Offsets of the entity's name mentions and of pronouns resolved to it in one passage."""
+    query = parse_name(check_entity_name(entity))
+    ev = lrm.evidence(book, passage, query, lrm.query_label(book, query), settings, {})
+    return {"names": [[a, b] for a, b, _t, _e in ev.matched], "pronouns": [[a, b] for a, b, _t in ev.pronouns]}

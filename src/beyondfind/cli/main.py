@@ -10,12 +10,12 @@ from .. import BeyondfindError, __version__
 
 def build_parser() -> argparse.ArgumentParser:
     from . import eval as eval_cmd
-    from . import index, news, nlp, rank, train
+    from . import index, news, nlp, rank, serve, train
 
     parser = argparse.ArgumentParser(prog="beyondfind", description="Entity-centric search beyond Ctrl-F.")
     parser.add_argument("--version", action="version", version=f"beyondfind {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    for module in (rank, index, eval_cmd, nlp, train, news):
+    for module in (rank, index, eval_cmd, nlp, train, news, serve):
         module.add_parsers(sub)
     return parser
 

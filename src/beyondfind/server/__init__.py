@@ -1,0 +1,1 @@
+"""HTTP service (FastAPI) and the reader page: ``beyondfind serve``."""

@@ -1,0 +1,213 @@
+"""The HTTP API: thin handlers over :mod:`beyondfind.books` and :mod:`beyondfind.news`.
+
+Errors are JSON ``{"error": message}``; user mistakes are 4xx, never 500. One lock serialises
+library access (SQLite connection and the book cache); ranking results are cached per query.
+"""
+
+
+
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+from .. import BeyondfindError
+from ..books import DEFAULT_METHOD, METHODS, BookSearch, highlights, rank_passages
+from ..index import Library
+from ..index.entities import list_entities
+
+STATIC = Path(__file__).parent.parent / "web" / "static"
+DEFAULT_MAX_UPLOAD = 50 * 1024 * 1024
+
+
+def _fastapi():
+    try:
+        import fastapi  # noqa: F401
+    except ImportError:
+        raise BeyondfindError("the server needs FastAPI: pip install 'beyondfind[server]'") from None
+
+
+class _State:
+    def __init__(self, library_path, nlp_name, max_upload):
+        self.search = BookSearch(Library(library_path), nlp_name=nlp_name)
+        self.lock = threading.RLock()
+        self.max_upload = max_upload
+        self.rank_cache: OrderedDict = OrderedDict()
+        from ..news.store import ThreadStore
+
+        self.news = ThreadStore(self.search.library.conn)
+
+
+def create_app(library: str | Path | None = None, nlp: str | None = None, max_upload: int = DEFAULT_MAX_UPLOAD):
+    _fastapi()
+    from fastapi import FastAPI, File, Query, Request, UploadFile
+    from fastapi.exceptions import RequestValidationError
+    from fastapi.responses import FileResponse, JSONResponse
+    from fastapi.staticfiles import StaticFiles
+    from pydantic import BaseModel
+    from starlette.exceptions import HTTPException as StarletteHTTPException
+
+    state = _State(library, nlp, max_upload)
+    app = FastAPI(title="beyondfind", version="0.1.0",
+                  description="Entity-centric search: passages that describe a character; entities that summarise news.")
+    app.state.beyondfind = state
+
+    @app.exception_handler(BeyondfindError)
+    async def _bf_error(_request: Request, exc: BeyondfindError):
+        msg = str(exc)
+        status = 404 if msg.startswith("no ") or "does not occur" in msg else 400
+        return JSONResponse({"error": msg}, status_code=status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_request: Request, exc: RequestValidationError):
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(x) for x in first.get("loc", ()))
+        return JSONResponse({"error": f"invalid {where}: {first.get('msg', 'bad request')}"}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, exc: StarletteHTTPException):
+        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
+
+    def doc_info(d) -> dict[str, Any]:
+        return {"id": d.id, "name": d.name, "title": d.title or d.name, "format": d.format, "passages": d.n_passages,
+                "narrator": d.narrator, "added_at": d.added_at}
+
+    @app.get("/api/documents", summary="List documents")
+    def documents():
+        with state.lock:
+            return {"documents": [doc_info(d) for d in state.search.library.documents()]}
+
+    @app.post("/api/documents", summary="Upload and index a document (multipart)", status_code=201)
+    async def upload(file: UploadFile = File(...)):
+        data = await file.read(state.max_upload + 1)
+        if len(data) > state.max_upload:
+            return JSONResponse({"error": f"file larger than {state.max_upload // (1024 * 1024)} MB"}, status_code=413)
+        if not data:
+            raise BeyondfindError("empty upload; send a document file")
+        with state.lock:
+            doc_id, new = state.search.index_bytes(data, file.filename or "upload.txt")
+            return JSONResponse({"document": doc_info(state.search.library.get(doc_id)), "new": new},
+                                status_code=201 if new else 200)
+
+    @app.get("/api/documents/{doc_id}", summary="Document metadata and chapters")
+    def document(doc_id: int):
+        with state.lock:
+            book = state.search.book(doc_id)
+            chapters = []
+            for p in book.passages:
+                if p.chapter and (not chapters or chapters[-1]["chapter"] != p.chapter):
+                    chapters.append({"chapter": p.chapter, "start": p.start, "passage": p.index})
+            return {**doc_info(state.search.library.get(doc_id)), "length": len(book.document.text),
+                    "chapters": chapters}
+
+    @app.get("/api/documents/{doc_id}/passages", summary="Passages, optionally within an offset range or chapter")
+    def passages(doc_id: int, start: int = Query(0, ge=0), end: int | None = Query(None, ge=0),
+                 chapter: str | None = None):
+        with state.lock:
+            book = state.search.book(doc_id)
+        ps = [p for p in book.passages if p.end > start and (end is None or p.start < end)
+              and (chapter is None or p.chapter == chapter)]
+        return {"passages": [{"index": p.index, "start": p.start, "end": p.end, "chapter": p.chapter, "text": p.text}
+                             for p in ps]}
+
+    @app.get("/api/documents/{doc_id}/text", summary="Document text by offset range")
+    def text(doc_id: int, start: int = Query(0, ge=0), end: int | None = Query(None, ge=0)):
+        with state.lock:
+            book = state.search.book(doc_id)
+        t = book.document.text
+        end = len(t) if end is None else min(end, len(t))
+        if start > end:
+            raise BeyondfindError(f"start {start} is after end {end}")
+        return {"start": start, "end": end, "text": t[start:end]}
+
+    @app.get("/api/documents/{doc_id}/entities", summary="Entities with mention counts and aliases")
+    def entities(doc_id: int, min_mentions: int = Query(2, ge=1)):
+        with state.lock:
+            book = state.search.book(doc_id)
+            ents = list_entities(book, min_mentions)
+        return {"entities": [{"name": e.name, "type": e.label, "mentions": e.mentions, "aliases": list(e.aliases)}
+                             for e in ents]}
+
+    @app.get("/api/documents/{doc_id}/rank", summary="Passages ranked by how well they describe an entity")
+    def rank(doc_id: int, entity: str = Query(..., max_length=20_000), method: str = DEFAULT_METHOD,
+             top: int = Query(10, ge=1, le=200), before: int | None = Query(None, ge=0), explain: bool = False):
+        if method not in METHODS:
+            raise BeyondfindError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+        key = (doc_id, entity, method, top, before, explain)
+        with state.lock:
+            if key in state.rank_cache:
+                state.rank_cache.move_to_end(key)
+                return state.rank_cache[key]
+            book = state.search.book(doc_id)
+            results = rank_passages(book, entity, method, top, before, explain)
+            rows = []
+            for r in results:
+                row = r.to_dict()
+                if explain:
+                    row["highlights"] = highlights(book, entity, r.passage)
+                rows.append(row)
+            body = {"entity": entity, "method": method, "results": rows}
+            state.rank_cache[key] = body
+            while len(state.rank_cache) > 512:
+                state.rank_cache.popitem(last=False)
+            return body
+
+    # --- news ------------------------------------------------------------------------------
+    class ThreadIn(BaseModel):
+        name: str
+
+    class ArticleIn(BaseModel):
+        id: str
+        date: str | None = None
+        title: str = ""
+        text: str
+        replace: bool = False
+
+    @app.get("/api/news/threads", summary="List news threads")
+    def threads():
+        with state.lock:
+            return {"threads": [{"name": n, "articles": c} for n, c in state.news.threads()]}
+
+    @app.post("/api/news/threads", summary="Create a news thread", status_code=201)
+    def create_thread(body: ThreadIn):
+        if not body.name.strip():
+            raise BeyondfindError("empty thread name")
+        with state.lock:
+            state.news.thread_id(body.name.strip(), create=True)
+        return {"name": body.name.strip()}
+
+    @app.post("/api/news/threads/{thread}/articles", summary="Post an article; returns its ranked entities",
+              status_code=201)
+    def post_article(thread: str, body: ArticleIn):
+        from ..news import add_article
+        from ..news.io import article_from_json
+
+        article = article_from_json(body.model_dump(exclude={"replace"}), "article")
+        with state.lock:
+            state.news.thread_id(thread)  # must exist
+            ranking = add_article(state.news, thread, article, state.search.nlp(), replace=body.replace)
+        return {"article_id": article.id, "entities": [r.to_dict() for r in ranking]}
+
+    @app.get("/api/news/threads/{thread}/articles", summary="A thread's articles in date order")
+    def thread_articles(thread: str):
+        with state.lock:
+            tid = state.news.thread_id(thread)
+            return {"articles": [{"id": a, "date": d, "title": t} for a, d, t, _k in state.news.articles(tid)]}
+
+    @app.get("/api/news/threads/{thread}/articles/{article_id}", summary="An article with its ranked entities")
+    def article(thread: str, article_id: str, model: str = "best"):
+        from ..news import combination_for, show_article
+
+        with state.lock:
+            tid = state.news.thread_id(thread)
+            date, title, text_, _k = state.news.article(tid, article_id)
+            ranking = show_article(state.news, thread, article_id, combination_for(model))
+        return {"id": article_id, "date": date, "title": title, "text": text_,
+                "entities": [r.to_dict() for r in ranking]}
+
+    @app.get("/", include_in_schema=False)
+    def index():
+        return FileResponse(STATIC / "index.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

@@ -1,0 +1,143 @@
+"""End to end in Debian's Chromium driven by Playwright: the reader page as a reader uses it."""
+
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (make setup installs it)")]
+SHOTS = Path(__file__).resolve().parent.parent / "screenshots"
+
+XSS_DOC = ("The Tale of Eve\n\n"
+           "Eve Harper wrote <script>window.__xss = 1</script> on the board, and Eve Harper laughed at it.\n\n"
+           "Then Eve Harper drew <img src=x onerror=\"window.__xss = 2\"> and smiled at her old friend.\n\n"
+           "Eve Harper was a young teacher, the daughter of a farmer, and everybody said she was kind.\n")
+
+
+@pytest.fixture(scope="module")
+def server(huck_search, nlp):
+    import uvicorn
+
+    from beyondfind.server.app import create_app
+
+    app = create_app(huck_search.library.path)
+    app.state.beyondfind.search._nlp = nlp
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 30
+    while not srv.started and time.time() < deadline:
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                              args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                                    "--disable-component-update", "--disable-sync", "--no-first-run"])
+        yield b
+        b.close()
+
+
+def _open_huck(page, server):
+    page.goto(server + "/")
+    page.get_by_role("link", name="Adventures of Huckleberry Finn").first.click()
+    page.wait_for_selector("#reader p")
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_click_mary_jane_shows_descriptive_passages(server, browser, size):
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    _open_huck(page, server)
+    ent = page.locator('#reader .ent[data-entity="Miss Mary Jane"], #reader .ent[data-entity="Mary Jane"]').first
+    ent.scroll_into_view_if_needed()
+    ent.click()
+    page.wait_for_selector("#results li.result")
+    results = page.locator("#results li.result")
+    assert results.count() >= 3
+    assert page.locator("#results mark.name").count() >= 1
+    assert "Mary" in page.locator("#results mark.name").first.inner_text()
+    panel = page.locator("#panel").bounding_box()
+    assert panel["width"] <= size[0] and panel["x"] >= 0 and panel["x"] + panel["width"] <= size[0] + 1
+    page.locator("#results details.why summary").first.click()
+    assert page.locator("#results details.why li").first.inner_text().strip()
+    # clicking a passage scrolls the reader to it
+    target = results.first.get_attribute("data-passage")
+    results.first.locator(".text").click()
+    page.wait_for_timeout(300)
+    assert page.locator(f"#p-{target}").is_visible()
+    SHOTS.mkdir(exist_ok=True)
+    shot = SHOTS / f"reader-{size[0]}x{size[1]}.png"
+    page.screenshot(path=str(shot))
+    assert shot.stat().st_size > 10_000
+    page.close()
+
+
+def test_no_spoilers_limits_results_to_what_was_read(server, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    _open_huck(page, server)
+    # read up to chapter 25: the first passage naming Mary Jane's arrival
+    here = page.locator("#reader p", has_text="Mary Jane _was_ red-headed").first
+    here.evaluate("p => p.scrollIntoView({block: 'start'})")
+    position = page.evaluate("""() => { for (const p of document.querySelectorAll('#reader p'))
+                                 if (p.getBoundingClientRect().bottom > 60) return Number(p.dataset.end); }""")
+    page.locator("#nospoil").check()
+    here.locator(".ent", has_text="Mary Jane").first.click()
+    page.wait_for_selector("#results li.result, #panel-status:has-text('read on')")
+    starts = [int(x) for x in page.locator("#results li.result").evaluate_all("els => els.map(e => e.dataset.start)")]
+    assert starts and all(s < position for s in starts)
+    page.locator("#nospoil").uncheck()
+    page.wait_for_function(f"""() => [...document.querySelectorAll('#results li.result')]
+                                 .some(e => Number(e.dataset.start) > {position})""", timeout=15_000)
+    page.close()
+
+
+def test_untrusted_text_renders_inert(server, browser, tmp_path):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(server + "/")
+    f = tmp_path / "eve.txt"
+    f.write_text(XSS_DOC)
+    page.set_input_files("#upload-file", str(f))
+    page.get_by_role("button", name="Upload").click()
+    page.wait_for_selector("#reader p", timeout=60_000)
+    assert page.evaluate("window.__xss") is None
+    assert page.locator("#reader script, #reader img").count() == 0
+    assert "<script>window.__xss = 1</script>" in page.locator("#reader").inner_text()
+    page.locator("#reader .ent").first.click()
+    page.wait_for_selector("#results li.result")
+    assert page.evaluate("window.__xss") is None and page.locator("#results img, #results script").count() == 0
+    page.screenshot(path=str(SHOTS / "xss-inert.png"))
+    page.close()
+
+
+def test_news_page_lists_articles_with_entities(server, browser):
+    import json
+
+    import httpx
+
+    from .conftest import DATA
+
+    httpx.post(server + "/api/news/threads", json={"name": "boeing"})
+    for line in (DATA / "news" / "meantime" / "boeing.jsonl").read_text().splitlines()[:3]:
+        a = json.loads(line)
+        httpx.post(server + "/api/news/threads/boeing/articles",
+                   json={k: a[k] for k in ("id", "date", "title", "text")}, timeout=60)
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(server + "/#/news/boeing")
+    page.wait_for_selector(".article ol li")
+    assert page.locator(".article").count() == 3
+    page.screenshot(path=str(SHOTS / "news-390x844.png"))
+    page.close()

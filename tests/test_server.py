@@ -1,0 +1,93 @@
+import json
+
+import pytest
+from fastapi.testclient import TestClient
+
+from beyondfind.server.app import create_app
+
+from .conftest import DATA
+
+
+@pytest.fixture(scope="module")
+def client(huck_search, nlp):
+    app = create_app(huck_search.library.path, max_upload=200_000)
+    app.state.beyondfind.search._nlp = nlp
+    return TestClient(app)
+
+
+def _huck_id(client):
+    return next(d["id"] for d in client.get("/api/documents").json()["documents"] if "Huckleberry" in d["title"])
+
+
+def test_documents_text_entities_and_rank(client):
+    doc_id = _huck_id(client)
+    info = client.get(f"/api/documents/{doc_id}").json()
+    assert info["chapters"] and info["length"] > 500_000
+    text = client.get(f"/api/documents/{doc_id}/text", params={"start": 10_000, "end": 10_100}).json()
+    assert len(text["text"]) == 100
+    ps = client.get(f"/api/documents/{doc_id}/passages", params={"start": 300_000, "end": 301_000}).json()["passages"]
+    assert ps and all(p["end"] > 300_000 and p["start"] < 301_000 for p in ps)
+    ents = client.get(f"/api/documents/{doc_id}/entities").json()["entities"]
+    assert any(e["name"] == "Jim" for e in ents)
+    r = client.get(f"/api/documents/{doc_id}/rank", params={"entity": "Mary Jane", "explain": True, "top": 3})
+    assert r.status_code == 200
+    results = r.json()["results"]
+    assert len(results) == 3 and results[0]["explain"]["reasons"] and "highlights" in results[0]
+    before = client.get(f"/api/documents/{doc_id}/rank", params={"entity": "Mary Jane", "before": 330_000}).json()
+    assert all(x["end"] <= 330_000 for x in before["results"])
+
+
+@pytest.mark.parametrize("params,status", [
+    ({"entity": ""}, 400), ({"entity": "*"}, 400), ({"entity": "Zebulon Q"}, 404),
+    ({"entity": "Jim", "method": "nope"}, 400), ({"entity": "Jim", "top": 0}, 422),
+    ({"entity": "Jim", "before": -3}, 422), ({"entity": "x" * 10_000}, 400),
+])
+def test_bad_rank_requests_are_json_errors(client, params, status):
+    r = client.get(f"/api/documents/{_huck_id(client)}/rank", params=params)
+    assert r.status_code == status and r.json()["error"]
+
+
+def test_unknown_document_and_upload_limits(client):
+    assert client.get("/api/documents/99999/rank", params={"entity": "Jim"}).status_code == 404
+    assert client.get("/api/documents/abc").status_code == 422
+    big = client.post("/api/documents", files={"file": ("big.txt", b"a " * 150_000, "text/plain")})
+    assert big.status_code == 413 and "larger" in big.json()["error"]
+    bad = client.post("/api/documents", files={"file": ("x.pdf", b"%PDF-1.4", "application/pdf")})
+    assert bad.status_code == 400 and "unsupported" in bad.json()["error"]
+    empty = client.post("/api/documents", files={"file": ("e.txt", b"", "text/plain")})
+    assert empty.status_code == 400
+
+
+def test_upload_small_document_then_rank(client):
+    body = ("Mary Jane lived in a small house by the river with her two sisters and their old uncle Peter.\n\n"
+            "She was nineteen, red-headed and kind, and everybody in the town loved her dearly for it.\n")
+    r = client.post("/api/documents", files={"file": ("mj.txt", body.encode(), "text/plain")})
+    assert r.status_code == 201
+    again = client.post("/api/documents", files={"file": ("mj.txt", body.encode(), "text/plain")})
+    assert again.status_code == 200 and again.json()["new"] is False
+    doc_id = r.json()["document"]["id"]
+    res = client.get(f"/api/documents/{doc_id}/rank", params={"entity": "Mary Jane", "method": "lrm"}).json()
+    assert res["results"][0]["passage"] in (0, 1)
+
+
+def test_news_endpoints(client):
+    assert client.post("/api/news/threads", json={"name": "gm"}).status_code == 201
+    lines = (DATA / "news" / "meantime" / "gm.jsonl").read_text().splitlines()[:3]
+    for line in lines:
+        a = json.loads(line)
+        r = client.post("/api/news/threads/gm/articles", json={k: a[k] for k in ("id", "date", "title", "text")})
+        assert r.status_code == 201 and r.json()["entities"]
+    dup = client.post("/api/news/threads/gm/articles", json={"id": json.loads(lines[0])["id"], "text": "x"})
+    assert dup.status_code == 400 and "replace" in dup.json()["error"]
+    arts = client.get("/api/news/threads/gm/articles").json()["articles"]
+    assert [a["date"] for a in arts] == sorted(a["date"] for a in arts)
+    one = client.get(f"/api/news/threads/gm/articles/{arts[-1]['id']}").json()
+    assert one["entities"][0]["rank"] == 1
+    assert client.get("/api/news/threads/nope/articles").status_code == 404
+    assert client.post("/api/news/threads/gm/articles", json={"id": "z"}).status_code == 422
+
+
+def test_openapi_docs(client):
+    assert client.get("/docs").status_code == 200
+    paths = client.get("/openapi.json").json()["paths"]
+    assert "/api/documents/{doc_id}/rank" in paths
