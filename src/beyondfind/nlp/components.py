@@ -33,12 +33,34 @@ NOT_NAMES = frozenset({
 SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj"})
 
 
+# Results are stored in ``doc.user_data`` as plain tuples (so Docs survive ``nlp.pipe(n_process=2)``
+# serialisation) and exposed through getter extensions.
+_NAMES, _ANTE, _NARRATOR, _NREF, _QUOTES = ("bf_names", "bf_antecedents", "bf_narrator", "bf_narrator_refs",
+                                            "bf_quote_mask")
+
+
+def _doc_names(doc: Doc) -> list[Span]:
+    return [Span(doc, a, b, label=lab) for a, b, lab in doc.user_data.get(_NAMES, ())]
+
+
+def _token_antecedent(tok: Token) -> Span | None:
+    ante = tok.doc.user_data.get(_ANTE, {}).get(tok.i)
+    return Span(tok.doc, ante[0], ante[1], label=ante[2]) if ante else None
+
+
+def _pronoun_links(doc: Doc) -> list[tuple[Token, Span]]:
+    return [(doc[i], Span(doc, a, b, label=lab)) for i, (a, b, lab) in sorted(doc.user_data.get(_ANTE, {}).items())]
+
+
 def _set_extensions() -> None:
-    for obj, name, default in ((Doc, "names", None), (Doc, "pronoun_links", None), (Doc, "narrator", None),
-                               (Doc, "quote_mask", None), (Span, "name", None), (Token, "antecedent", None),
-                               (Token, "narrator_ref", None)):
+    getters = ((Doc, "names", _doc_names), (Doc, "pronoun_links", _pronoun_links),
+               (Doc, "narrator", lambda d: d.user_data.get(_NARRATOR)),
+               (Doc, "quote_mask", lambda d: d.user_data.get(_QUOTES)),
+               (Span, "name", lambda s: parse_name(s.text)), (Token, "antecedent", _token_antecedent),
+               (Token, "narrator_ref", lambda t: t.doc.user_data.get(_NREF, {}).get(t.i)))
+    for obj, name, getter in getters:
         if not obj.has_extension(name):
-            obj.set_extension(name, default=default)
+            obj.set_extension(name, getter=getter)
 
 
 _set_extensions()
@@ -120,12 +142,10 @@ def make_names(nlp: Language, name: str):
             core = name_core(ent)
             if core is None:
                 continue
-            span = Span(doc, core.start, core.end, label=ent.label_)
-            span._.name = parse_name(span.text)
-            if span._.name.words:
-                found.append(span)
-        doc._.names = found
-        doc._.quote_mask = quote_mask([t.text for t in doc])
+            if parse_name(core.text).words:
+                found.append((core.start, core.end, ent.label_))
+        doc.user_data[_NAMES] = found
+        doc.user_data[_QUOTES] = quote_mask([t.text for t in doc])
         return doc
 
     return names
@@ -158,12 +178,11 @@ def make_anaphora(nlp: Language, name: str, window: int):
                       for s in names_]
         prons = [t for t in doc if t.lower_ in THIRD_PERSON_PRONOUNS]
         pron_items = [anaphora.PronounItem(t.i, sent[t.i], pronoun_gender(t.text), t.text, qmask[t.i]) for t in prons]
-        links = []
+        links = {}
         for tok, ante in zip(prons, anaphora.resolve_pronouns(name_items, pron_items, settings)):
             if ante is not None:
-                tok._.antecedent = names_[ante]
-                links.append((tok, names_[ante]))
-        doc._.pronoun_links = links
+                links[tok.i] = (names_[ante].start, names_[ante].end, names_[ante].label_)
+        doc.user_data[_ANTE] = links
         return doc
 
     return resolve
@@ -191,12 +210,11 @@ def make_narrator(nlp: Language, name: str, narrator: str | None):
 
     def link(doc: Doc) -> Doc:
         who = narrator or narrator_from_text(doc.text)
-        doc._.narrator = who
+        doc.user_data[_NARRATOR] = who
         if who:
             qmask = doc._.quote_mask or quote_mask([t.text for t in doc])
-            for tok in doc:
-                if tok.lower_ in FIRST_PERSON_PRONOUNS and not qmask[tok.i]:
-                    tok._.narrator_ref = who
+            doc.user_data[_NREF] = {tok.i: who for tok in doc
+                                    if tok.lower_ in FIRST_PERSON_PRONOUNS and not qmask[tok.i]}
         return doc
 
     return link
