@@ -2,7 +2,6 @@
 Traffic goes to 127.0.0.1 only; the run is bounded (20 clients x 25 requests).
 Baseline in the same run: GET /api/documents (no ranking) under the same load."""
 
-import socket
 import tempfile
 import threading
 import time
@@ -10,10 +9,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
-import uvicorn
 from common import p95_ms, shared_dir
 
-from beyondfind.server.app import create_app
+from beyondfind.server.app import create_app, running
 
 CLIENTS, REQUESTS = 20, 25
 NAMES = ["Mary Jane", "Jim", "Tom Sawyer", "Huck", "Aunt Sally", "Miss Watson", "Pap", "Buck"]
@@ -44,21 +42,11 @@ def main() -> None:
         app = create_app(Path(tmp) / "lib.sqlite")
         state = app.state.beyondfind
         doc_id, _ = state.search.index(shared_dir() / "data" / "books" / "76-huckleberry-finn.txt")
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        while not server.started:
-            time.sleep(0.05)
-        base = f"http://127.0.0.1:{port}"
-        httpx.get(f"{base}/api/documents/{doc_id}/rank", params={"entity": "Jim"}, timeout=60)
-        base_times, base_err = run_load(base, lambda c, k: "/api/documents")
-        rank_times, rank_err = run_load(
-            base, lambda c, k: f"/api/documents/{doc_id}/rank?entity={NAMES[(c + k) % len(NAMES)]}&top={5 + k % 10}")
-        server.should_exit = True
-        thread.join(timeout=10)
+        with running(app) as base:
+            httpx.get(f"{base}/api/documents/{doc_id}/rank", params={"entity": "Jim"}, timeout=60)
+            base_times, base_err = run_load(base, lambda c, k: "/api/documents")
+            rank_times, rank_err = run_load(
+                base, lambda c, k: f"/api/documents/{doc_id}/rank?entity={NAMES[(c + k) % len(NAMES)]}&top={5 + k % 10}")
     print(f"baseline GET /api/documents: p95 {p95_ms(base_times):.1f} ms, errors {base_err}")
     print(f"rank endpoint, {CLIENTS} clients x {REQUESTS}: p95 {p95_ms(rank_times):.1f} ms (target <= 100 ms), "
           f"errors {rank_err}; ratio to baseline p95 {p95_ms(rank_times) / p95_ms(base_times):.1f}x")

@@ -1,8 +1,5 @@
 """End to end in Debian's Chromium driven by Playwright: the reader page as a reader uses it."""
 
-import socket
-import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -20,24 +17,12 @@ XSS_DOC = ("The Tale of Eve\n\n"
 
 @pytest.fixture(scope="module")
 def server(huck_search, nlp):
-    import uvicorn
-
-    from beyondfind.server.app import create_app
+    from beyondfind.server.app import create_app, running
 
     app = create_app(huck_search.library.path)
     app.state.beyondfind.search._nlp = nlp
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 30
-    while not srv.started and time.time() < deadline:
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with running(app) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

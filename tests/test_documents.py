@@ -76,7 +76,7 @@ def test_html_markdown_and_tables(tmp_path):
     ("x.pdf", b"%PDF", "unsupported file type"),
     ("x.epub", b"not a zip", "not a valid EPUB"),
     ("x.csv", b"a,b\n1,2\n", "no 'text' or 'sentence' column"),
-    ("x.jsonl", b'{"text": "ok"}\n{bad\n', "line 2"),
+    ("x.jsonl", b'{"text": "ok"}\n{bad\n', "x.jsonl:2"),
 ])
 def test_bad_files_raise_clear_errors(name, data, message):
     with pytest.raises(BeyondfindError, match=message):

@@ -5,12 +5,12 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-import json
 import re
 from collections.abc import Callable
 from pathlib import Path
 
 from .. import BeyondfindError
+from ..jsonl import iter_jsonl
 from .model import Document, Passage
 from .segment import blocks, passages_from_blocks
 
@@ -162,18 +162,7 @@ def _table_rows(data: bytes, name: str, fmt: str) -> list[dict]:
             return list(csv.DictReader(io.StringIO(text)))
         except csv.Error as exc:
             raise BeyondfindError(f"{name}: malformed CSV ({exc})") from None
-    rows = []
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise BeyondfindError(f"{name}: line {n} is not valid JSON ({exc.msg})") from None
-        if not isinstance(row, dict):
-            raise BeyondfindError(f"{name}: line {n} is not a JSON object")
-        rows.append(row)
-    return rows
+    return [row for _n, row in iter_jsonl(text, name)]
 
 
 def read_table(data: bytes, name: str, fmt: str) -> Document:
@@ -219,15 +208,19 @@ def parse_document(data: bytes, name: str) -> Document:
     return reader(data, Path(name).name)
 
 
+def read_input_file(path: Path) -> bytes:
+    """The bytes of an input file, or an error naming what is wrong with the path."""
+    if path.is_dir():
+        raise BeyondfindError(f"{path}: is a directory; give a file")
+    if not path.exists():
+        raise BeyondfindError(f"{path}: no such file")
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise BeyondfindError(f"{path}: cannot read ({exc.strerror})") from None
+
+
 def load_document(path: str | Path) -> Document:
     """Read and parse a document file; errors name the file and what is wrong."""
     p = Path(path)
-    if p.is_dir():
-        raise BeyondfindError(f"{p}: is a directory; give a document file")
-    if not p.exists():
-        raise BeyondfindError(f"{p}: no such file")
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise BeyondfindError(f"{p}: cannot read ({exc.strerror})") from None
-    return parse_document(data, p.name)
+    return parse_document(read_input_file(p), p.name)

@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from datetime import date as Date
 from pathlib import Path
 
 from .. import BeyondfindError
+from ..documents.readers import read_input_file
+from ..jsonl import iter_jsonl
 from .model import Article
 
 
@@ -40,18 +41,9 @@ def article_from_json(row: dict, where: str) -> Article:
 def read_thread(path: str | Path, warn=lambda msg: print(msg, file=sys.stderr)) -> list[Article]:
     """All articles of a JSONL thread file (file order). Bad JSON: an error naming the line."""
     p = Path(path)
-    if p.is_dir():
-        raise BeyondfindError(f"{p}: is a directory; give a thread .jsonl file")
-    if not p.exists():
-        raise BeyondfindError(f"{p}: no such file")
+    text = read_input_file(p).decode("utf-8", errors="replace")
     articles, seen = [], set()
-    for n, line in enumerate(p.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise BeyondfindError(f"{p}:{n}: malformed JSON ({exc.msg}); nothing was stored") from None
+    for n, row in iter_jsonl(text, str(p)):
         a = article_from_json(row, f"{p}:{n}")
         if a.id in seen:
             raise BeyondfindError(f"{p}:{n}: duplicate article id {a.id!r}")

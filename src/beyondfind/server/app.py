@@ -7,6 +7,7 @@ library access (SQLite connection and the book cache); ranking results are cache
 
 
 import threading
+from contextlib import contextmanager
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
@@ -211,3 +212,29 @@ def create_app(library: str | Path | None = None, nlp: str | None = None, max_up
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+@contextmanager
+def running(app, host: str = "127.0.0.1", timeout: float = 30.0):
+    """Serve ``app`` with uvicorn in a background thread on a free port; yields the base URL."""
+    import socket
+    import time
+
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind((host, 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + timeout
+    while not server.started and time.time() < deadline:
+        time.sleep(0.05)
+    if not server.started:
+        raise BeyondfindError(f"server did not start on {host}:{port} within {timeout:.0f} s")
+    try:
+        yield f"http://{host}:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
