@@ -69,7 +69,11 @@ def format_table(results, title: str) -> str:
             body = body[:600] + " …"
         lines += textwrap.wrap(body, width=width, initial_indent="    ", subsequent_indent="    ")
         if r.explain:
-            lines.append("    why: " + "; ".join(f"{k}={v}" for k, v in r.explain.items() if k not in ("names", "pronouns")))
+            reasons = r.explain.get("reasons")
+            if reasons:
+                lines.append("    why: " + "; ".join(x["description"] for x in reasons))
+            facts = {k: v for k, v in r.explain.items() if k in ("EF", "CR", "g", "lrm")}
+            lines.append("    " + ", ".join(f"{k}={v}" for k, v in facts.items()))
         lines.append("")
     if not results:
         lines.append("(no passages)")
