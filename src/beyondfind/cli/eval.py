@@ -19,6 +19,7 @@ def add_parsers(sub) -> None:
     b.add_argument("--books", type=Path, default=None, help="folder with the novels (default: ../../books from the judgments)")
     b.add_argument("--methods", default=DEFAULT_BOOK_METHODS)
     b.add_argument("--output", type=Path, default=Path("reports"), help="folder for the PNG chart and JSON results")
+    b.add_argument("--sensitivity", action="store_true", help="also report LRM's condensed nDCG@5 over a k1 x r grid")
     add_library_option(b)
     add_nlp_option(b)
     b.set_defaults(func=run_books)
@@ -71,4 +72,25 @@ def run_books(args) -> int:
         [{"book": r.book, "entity": r.entity, "method": r.method, **r.values, "unjudged@5": r.unjudged_top5}
          for r in results], indent=1))
     print(f"chart: {chart}")
+    if args.sensitivity:
+        print_sensitivity(judgments, books_dir, search)
     return 0
+
+
+def print_sensitivity(judgments, books_dir, search) -> None:
+    """LRM's sensitivity to k1 and r (a report, not tuning: the shipped defaults are the paper's)."""
+    from ..books import run_method
+    from ..evaluation import books as ev
+    from ..retrieval.lrm import LRMSettings
+
+    ks, rs = (1.0, 1.5, 2.0), (0.0, 0.3, 0.5, 1.0)
+    print("\n## LRM sensitivity: mean condensed nDCG@5 (rows k1, columns r)")
+    print("k1\\r " + " ".join(f"{r:>6}" for r in rs))
+    for k1 in ks:
+        row = []
+        for r in rs:
+            settings = LRMSettings(k1=k1, r=r)
+            res = ev.evaluate_books(judgments, books_dir, search.book_for, ["lrm"],
+                                    lambda b, e, m, s=settings: run_method(b, e, m, s))
+            row.append(ev.mean_table(res)[("mean", "lrm")]["nDCG@5/c"])
+        print(f"{k1:5} " + " ".join(f"{v:6.3f}" for v in row))
