@@ -13,14 +13,6 @@ DATA = SHARED / "data"
 HUCK = DATA / "books" / "76-huckleberry-finn.txt"
 
 
-def pytest_collection_modifyitems(config, items):
-    if not DATA.exists():
-        skip = pytest.mark.skip(reason=f"shared data not found at {SHARED}; set BEYONDFIND_SHARED")
-        for item in items:
-            if "needs_data" in item.keywords:
-                item.add_marker(skip)
-
-
 @pytest.fixture(scope="session")
 def nlp():
     from beyondfind.nlp import load_pipeline
