@@ -150,11 +150,6 @@ def _preceding(book: Book, nm: NameMention, window: int) -> list[NameMention]:
     return out
 
 
-def lrm_score(ev_ef: float, n_words: int, max_words: int, settings: LRMSettings) -> float:
-    g = length_reward(n_words, settings.pivot, max_words) if settings.length_reward else 1.0
-    return g * saturate(ev_ef, settings.k1)
-
-
 def query_label(book: Book, query: Name) -> str:
     """The query's entity type: the most frequent label of its name in the book (PER if unseen)."""
     labels = book.label_counts.get(query.key)
