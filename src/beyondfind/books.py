@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -62,9 +62,9 @@ def run_method(book: Book, entity: str, method: str, settings: LRMSettings = LRM
     if method == "lrm":
         return lrm.rank(book, query, settings, explain)
     if method == "lrm-ef":
-        return lrm.rank(book, query, LRMSettings(**{**settings.__dict__, "entity_frequency": False}), explain)
+        return lrm.rank(book, query, replace(settings, entity_frequency=False), explain)
     if method == "lrm-dl":
-        return lrm.rank(book, query, LRMSettings(**{**settings.__dict__, "length_reward": False}), explain)
+        return lrm.rank(book, query, replace(settings, length_reward=False), explain)
     if method == "semantic":
         return lrm.semantic(book, query, settings, explain)
     if method == "find":

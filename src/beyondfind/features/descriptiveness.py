@@ -16,7 +16,7 @@ import numpy as np
 from ..index.book import Book
 from ..nlp.names import Name
 from ..retrieval import baselines
-from ..retrieval.lrm import LRMSettings, _candidate_passages, evidence, length_reward, query_label, saturate
+from ..retrieval.lrm import LRMSettings, candidate_passages_lrm, evidence, length_reward, query_label, saturate
 from ..retrieval.terms import book_terms
 from .keywords import keywords
 
@@ -80,7 +80,7 @@ def _stats(book: Book) -> _BookStats:
 
 def candidate_passages(book: Book, query: Name, entity_text: str) -> list[int]:
     """LRM's candidates plus exact-string hits: passages LDM may rank."""
-    return sorted(set(_candidate_passages(book, query)) | {s.passage for s in baselines.find(book, entity_text)})
+    return sorted(set(candidate_passages_lrm(book, query)) | {s.passage for s in baselines.find(book, entity_text)})
 
 
 def _bin10(k: int, n: int) -> int:

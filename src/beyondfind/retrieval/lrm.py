@@ -163,7 +163,7 @@ def rank(book: Book, query: Name, settings: LRMSettings = LRMSettings(), explain
     label = query_label(book, query)
     cache: dict[int, float] = {}
     out = []
-    candidates = _candidate_passages(book, query)
+    candidates = candidate_passages_lrm(book, query)
     for i in candidates:
         ev = evidence(book, i, query, label, settings, cache)
         if ev.ef <= 0:
@@ -187,14 +187,14 @@ def semantic(book: Book, query: Name, settings: LRMSettings = LRMSettings(), exp
     label = query_label(book, query)
     cache: dict[int, float] = {}
     out = []
-    for i in _candidate_passages(book, query):
+    for i in candidate_passages_lrm(book, query):
         ev = evidence(book, i, query, label, settings, cache)
         if ev.ef > 0:
             out.append(Scored(i, ev.ef, {"EF": ev.ef, "CR": ev.cr, "names": ev.matched} if explain else None))
     return sort_scored(out)
 
 
-def _candidate_passages(book: Book, query: Name) -> list[int]:
+def candidate_passages_lrm(book: Book, query: Name) -> list[int]:
     """Passages with a name mention sharing a word with the query, or a pronoun whose antecedent
     does, or narrator pronouns when the narrator shares a word with the query."""
     words = set(query.words)
