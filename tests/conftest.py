@@ -36,3 +36,16 @@ def huck_search(tmp_path_factory, nlp):
 @pytest.fixture(scope="session")
 def huck(huck_search):
     return huck_search.book_for(HUCK)
+
+
+@pytest.fixture(scope="session")
+def pride_search(tmp_path_factory, nlp):
+    """Pride and Prejudice indexed once (its family of Bennets, Bingleys, Darcys, Wickhams)."""
+    from beyondfind.books import BookSearch
+    from beyondfind.index import Library
+
+    lib = Library(tmp_path_factory.mktemp("pride") / "library.sqlite")
+    search = BookSearch(lib)
+    search._nlp = nlp
+    search.index(DATA / "books" / "1342-pride-and-prejudice.txt")
+    return search

@@ -24,7 +24,7 @@ def _counts(path):
 def test_index_stores_everything_and_reindex_is_a_no_op(huck_search):
     lib = huck_search.library
     info = lib.documents()[0]
-    assert info.n_passages > 2000 and info.narrator == "Huck"
+    assert info.n_passages > 2000 and info.narrator in ("Huck", "Huck Finn", "Huckleberry Finn")
     calls = []
     doc_id, new = index_document(lib, HUCK, lambda: calls.append(1))
     assert not new and doc_id == info.id and calls == []  # no model loaded for an unchanged file

@@ -47,8 +47,10 @@ def run_entities(args) -> int:
     search = open_search(args)
     ents = list_entities(search.book_for(args.document), args.min_mentions)
     if args.format == "jsonl":
-        print_jsonl({"name": e.name, "type": e.label, "mentions": e.mentions, "aliases": list(e.aliases)} for e in ents)
+        print_jsonl(e.to_dict() for e in ents)
     else:
         for e in ents:
-            print(f"{e.mentions:6}  {e.label:4}  {e.name}" + (f"  ({' / '.join(e.aliases[:6])})" if e.aliases else ""))
+            note = "  [narrator]" if e.narrator else f"  [may be: {' / '.join(e.ambiguous[:4])}]" if e.ambiguous else ""
+            print(f"{e.mentions:6}  {e.label:4}  {e.name}" + (f"  ({' / '.join(e.aliases[:6])})" if e.aliases else "")
+                  + note)
     return 0

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..documents import Document, load_document
-from .annotate import annotate_document
+from .annotate import ANNOTATOR_VERSION, annotate_document
 from .book import Book
 from .store import DocumentInfo, Library, default_library_path
 
@@ -22,7 +22,7 @@ def index_document(library: Library, source: str | Path | Document, nlp_loader: 
     """
     document = source if isinstance(source, Document) else load_document(source)
     known = library.find(document.sha256)
-    if known is not None:
+    if known is not None and known.pipeline.endswith(f"+a{ANNOTATOR_VERSION}"):
         return known.id, False
     progress = progress_factory(len(document.passages), document.name) if progress_factory else None
     annotations = annotate_document(document, nlp_loader(), progress=progress)

@@ -6,23 +6,23 @@ first-person narrator.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from ..documents import Document
 from ..nlp import anaphora
-from ..nlp.components import NOT_NAMES, SUBJECT_DEPS, is_subject, narrator_from_text
+from ..nlp.components import NOT_NAMES, SUBJECT_DEPS, is_subject
+from ..nlp.narrator import Narration, detect_narrator
+from ..nlp.name_evidence import NameEvidence, never_a_name
 from ..nlp.names import (FIRST_PERSON_PRONOUNS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, name_gender,
                          parse_name, pronoun_gender)
 from ..nlp.text import chunks, clean_for_nlp
 from .records import Annotations, Mention, Pronoun, Sentence, Verb
 
 MAX_CHUNK_CHARS = 10_000
-_QUOTED = re.compile(r"“[^”]*”|\"[^\"\n]*\"")
 NAME_LABELS = frozenset({"PER", "LOC", "GPE", "FAC", "ORG", "VEH"})
-FIRST_PERSON_NARRATION = 0.01  # share of first-person pronouns among narration tokens
+ANNOTATOR_VERSION = 2  # bump when annotation changes meaning: older documents are re-annotated
 
 
 @dataclass
@@ -46,18 +46,12 @@ class _Raw:
     pronouns: list[Pronoun]
     verbs: list[Verb]
     candidates: list[_Candidate]
-    narration_tokens: int = 0
-    vocatives: Counter | None = None
 
 
 def _units(document: Document):
     for p in document.passages:
         for offset, piece in chunks(p.text, MAX_CHUNK_CHARS):
             yield clean_for_nlp(piece), (p.index, p.start + offset)
-
-
-_VOCATIVE_BEFORE = {"“", '"', ",", "‘", "--", "—"}
-_VOCATIVE_AFTER = {",", "!", "?", "”", '"', "--", "—", "."}
 
 
 def _extract(doc, passage: int, base: int, raw: _Raw) -> None:
@@ -82,11 +76,8 @@ def _extract(doc, passage: int, base: int, raw: _Raw) -> None:
             raw.mentions.append(Mention(len(raw.mentions), passage, sent_of[ent.start], base + ent.start_char,
                                         base + ent.end_char, ent.text, ent.label_, False, ent.text.lower(), None,
                                         is_subject(ent), qmask[ent.start]))
-    vocatives = raw.vocatives
     for tok in doc:
         low = tok.lower_
-        if not qmask[tok.i] and not tok.is_punct and not tok.is_space:
-            raw.narration_tokens += 1
         if low in THIRD_PERSON_PRONOUNS or low in FIRST_PERSON_PRONOUNS:
             person = 3 if low in THIRD_PERSON_PRONOUNS else 1
             raw.pronouns.append(Pronoun(len(raw.pronouns), passage, sent_of[tok.i], base + tok.idx,
@@ -97,9 +88,6 @@ def _extract(doc, passage: int, base: int, raw: _Raw) -> None:
             raw.candidates.append(_Candidate(passage, sent_of[tok.i], base + tok.idx, base + tok.idx + len(tok),
                                              tok.text, tok.is_sent_start or (tok.i > 0 and doc[tok.i - 1].text in "“\"‘"),
                                              tok.dep_ in SUBJECT_DEPS, qmask[tok.i]))
-        if (qmask[tok.i] and tok.text[:1].isupper() and tok.i > 0 and doc[tok.i - 1].text in _VOCATIVE_BEFORE
-                and tok.i + 1 < len(doc) and doc[tok.i + 1].text in _VOCATIVE_AFTER):
-            vocatives[parse_name(tok.text).key] += 1
 
 
 def _add_name(raw: _Raw, span, label: str, passage: int, base: int, sent_of, qmask) -> None:
@@ -145,26 +133,27 @@ def _propagate_names(raw: _Raw) -> None:
         raw.mentions = [replace(m, id=k) for k, m in enumerate(merged)]
 
 
-def _detect_narrator(document: Document, raw: _Raw) -> str | None:
-    """The narrator's name: stated ("my name is", "call me"), else — in first-person narration —
-    the name most often used as a vocative in dialogue that narration itself rarely uses."""
-    first_person = sum(1 for p in raw.pronouns if p.person == 1 and not p.in_quote)
-    if raw.narration_tokens == 0 or first_person / raw.narration_tokens < FIRST_PERSON_NARRATION:
-        return None
-    body = document.text[document.passages[0].start: document.passages[-1].end] if document.passages else ""
-    stated = narrator_from_text(_QUOTED.sub(" ", body))  # the narrator's own voice, not dialogue
-    if stated:
-        return stated
+def _apply_name_evidence(document: Document, raw: _Raw) -> None:
+    """Book-level consistency (:mod:`beyondfind.nlp.name_evidence`): never-names and common words
+    stop being names; one-word "persons" the book treats as places become LOC."""
+    evidence = NameEvidence(document.text)
     per = Counter(m.key for m in raw.mentions if m.is_name and m.label == "PER")
-    narration = Counter(m.key for m in raw.mentions if m.is_name and m.label == "PER" and not m.in_quote)
-    best, best_score = None, 0.0
-    for key, voc in raw.vocatives.items():
-        if voc < 3 or per.get(key, 0) < 3:
-            continue
-        score = voc * (1 - narration.get(key, 0) / per[key])
-        if score > best_score:
-            best, best_score = key, score
-    return best.title() if best else None
+    out = []
+    for m in raw.mentions:
+        if m.is_name:
+            single = " " not in m.key and m.honorific is None
+            if never_a_name(m.key) or (single and evidence.common_word(m.key)):
+                m = replace(m, is_name=False)
+            elif single and m.label == "PER" and per[m.key] and evidence.place_like(m.key):
+                m = replace(m, label="LOC")
+        out.append(m)
+    raw.mentions = out
+
+
+def _detect_narration(document: Document) -> Narration:
+    passages = document.passages
+    front = document.text[:passages[0].start] if passages else ""
+    return detect_narrator([p.text for p in passages], [p.chapter for p in passages], front, document.title)
 
 
 def _resolve(raw: _Raw, narrator: str | None) -> None:
@@ -187,7 +176,7 @@ def _resolve(raw: _Raw, narrator: str | None) -> None:
 def annotate_document(document: Document, nlp, *, batch_size: int = 64, n_process: int = 1,
                       progress: Callable[[int], None] | None = None) -> Annotations:
     """All annotations of ``document``; ``progress(n)`` is called with the number of passages done."""
-    raw = _Raw([], [], [], [], [], 0, Counter())
+    raw = _Raw([], [], [], [], [])
     last_passage = -1
     for doc, (passage, base) in nlp.pipe(_units(document), as_tuples=True, batch_size=batch_size, n_process=n_process):
         _extract(doc, passage, base, raw)
@@ -195,8 +184,15 @@ def annotate_document(document: Document, nlp, *, batch_size: int = 64, n_proces
             progress(passage - last_passage)
             last_passage = passage
     _propagate_names(raw)
-    narrator = _detect_narrator(document, raw)
-    _resolve(raw, narrator)
-    return Annotations(tuple(raw.sentences), tuple(raw.mentions), tuple(raw.pronouns), tuple(raw.verbs), narrator,
-                       nlp.meta.get("name", "unknown") + "-" + nlp.meta.get("version", "0"))
+    _apply_name_evidence(document, raw)
+    narration = _detect_narration(document)
+    _resolve(raw, narration.narrator)
+    return Annotations(tuple(raw.sentences), tuple(raw.mentions), tuple(raw.pronouns), tuple(raw.verbs),
+                       narration.narrator, pipeline_id(nlp), narration.narrators)
+
+
+def pipeline_id(nlp) -> str:
+    """The pipeline's name and version plus :data:`ANNOTATOR_VERSION`: stored with each document,
+    so a library annotated by an older beyondfind is annotated again."""
+    return f"{nlp.meta.get('name', 'unknown')}-{nlp.meta.get('version', '0')}+a{ANNOTATOR_VERSION}"
 

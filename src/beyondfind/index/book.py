@@ -9,6 +9,7 @@ from functools import cached_property
 
 from ..documents import Document
 from ..nlp.names import Name, parse_name
+from .characters import CharacterIndex, FormKey, FormStats, cluster_names
 from .records import Annotations, Mention, Pronoun
 
 
@@ -22,6 +23,11 @@ class NameMention:
     @property
     def label(self) -> str:
         return self.mention.label
+
+    @property
+    def form(self) -> tuple[str | None, str]:
+        """(honorific, name key): the unit that :mod:`beyondfind.index.characters` clusters."""
+        return (self.name.honorific, self.name.key)
 
 
 @dataclass
@@ -76,6 +82,59 @@ class Book:
             for nm in nms:
                 out[nm.name.key][nm.label] += 1
         return out
+
+    @cached_property
+    def form_surfaces(self) -> dict[FormKey, Counter]:
+        """(honorific, name key) → Counter of the surface strings written for it."""
+        out: dict[FormKey, Counter] = defaultdict(Counter)
+        for nms in self.names_by_passage:
+            for nm in nms:
+                out[nm.form][" ".join(nm.mention.text.split())] += 1
+        return out
+
+    @cached_property
+    def characters(self) -> CharacterIndex:
+        """The book's name forms clustered into characters (:mod:`beyondfind.index.characters`)."""
+        labels: dict[FormKey, Counter] = defaultdict(Counter)
+        for nms in self.names_by_passage:
+            for nm in nms:
+                labels[nm.form][nm.label] += 1
+        pron: dict[FormKey, Counter] = defaultdict(Counter)
+        for p in self.annotations.pronouns:
+            ante = self.mention_by_id.get(p.antecedent) if p.antecedent is not None else None
+            if ante is not None and p.gender:
+                pron[ante.form][p.gender] += 1
+        stats = {}
+        for key, lab in labels.items():
+            g = pron[key].most_common(1)
+            evidence = g[0][0] if g and g[0][1] >= 3 and g[0][1] >= 0.75 * sum(pron[key].values()) else None
+            stats[key] = FormStats(sum(lab.values()), lab.most_common(1)[0][0], evidence)
+        return cluster_names(stats)
+
+    def match_words(self, query: Name) -> frozenset[str]:
+        """Name words that can point at ``query``: its own, and those of every form of its character
+        ("caroline" for "Miss Bingley")."""
+        key = ("match_words", query)
+        if key not in self.cache:
+            target = self.characters.lookup(query)
+            words = set(query.words)
+            if target is not None and not target.ambiguous:
+                for _h, k in target.forms:
+                    words.update(k.split())
+            self.cache[key] = frozenset(words)
+        return self.cache[key]
+
+    def narrator_match(self, query: Name) -> float:
+        """E(narrator, query): 1 when the narrator is the query's character (or, without one, when
+        their names agree or one is part of the other), else 0."""
+        narrator = self.narrator
+        if narrator is None:
+            return 0.0
+        a, b = self.characters.lookup(query), self.characters.lookup(narrator)
+        if a is not None and b is not None and not a.ambiguous:
+            return float(a.id == b.id)
+        same = narrator.words == query.words or narrator.part_of(query) or query.part_of(narrator)
+        return 1.0 if same else 0.0
 
     @cached_property
     def max_passage_words(self) -> int:

@@ -1,20 +1,20 @@
-"""The character list: a book's named entities with mention counts, aliases clustered.
+"""The character list: a book's named entities with mention counts and aliases.
 
-Aliases join when (a) one name is a word-based part of exactly one compatible longer name, or of
-one that holds ≥ 70% of such mentions ("Huck" → "Huck Finn"); (b) two names agree after honorific
-normalisation ("Mr. Darcy" / "Darcy"); (c) two multi-word names share their last word and one first
-word is a prefix of the other ("Huck Finn" / "Huckleberry Finn"). Gender cues must not conflict.
+Name forms are grouped into characters by :mod:`beyondfind.index.characters` (honorific, gender and
+first-name constraints; family surnames left ambiguous). Only person, place, organisation and
+vehicle names are listed; the narrator's row is marked.
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass
 
-from ..nlp.names import Name, name_gender, parse_name
+from ..nlp.name_evidence import never_a_name
+from ..nlp.names import parse_name
 from .book import Book
 
-DOMINANT_SHARE = 0.7
+LISTED_LABELS = frozenset({"PER", "LOC", "GPE", "FAC", "ORG", "VEH"})
 
 
 @dataclass(frozen=True)
@@ -23,74 +23,35 @@ class Entity:
     label: str
     mentions: int
     aliases: tuple[str, ...]
+    narrator: bool = False
+    ambiguous: tuple[str, ...] = ()   # for a family surname: the characters it may name
 
-
-class _UnionFind:
-    def __init__(self, items):
-        self.parent = {i: i for i in items}
-
-    def find(self, x):
-        while self.parent[x] != x:
-            self.parent[x] = self.parent[self.parent[x]]
-            x = self.parent[x]
-        return x
-
-    def union(self, a, b):
-        self.parent[self.find(a)] = self.find(b)
+    def to_dict(self) -> dict:
+        d = {"name": self.name, "type": self.label, "mentions": self.mentions, "aliases": list(self.aliases)}
+        if self.narrator:
+            d["narrator"] = True
+        if self.ambiguous:
+            d["may_be"] = list(self.ambiguous)
+        return d
 
 
 def list_entities(book: Book, min_mentions: int = 2) -> list[Entity]:
-    surface: dict[tuple[str | None, str], Counter] = defaultdict(Counter)  # (honorific, key) → surface forms
-    labels: dict[tuple[str | None, str], Counter] = defaultdict(Counter)
-    for nms in book.names_by_passage:
-        for nm in nms:
-            k = (nm.name.honorific, nm.name.key)
-            surface[k][" ".join(nm.mention.text.split())] += 1
-            labels[k][nm.label] += 1
-    count = {k: sum(c.values()) for k, c in surface.items()}
-    nodes = [k for k, c in count.items() if c >= min_mentions]
-    names = {k: Name(k[0], tuple(k[1].split())) for k in nodes}
-    label = {k: labels[k].most_common(1)[0][0] for k in nodes}
-    gender = {k: name_gender(names[k]) for k in nodes}
-    uf = _UnionFind(nodes)
-
-    def compatible(a, b) -> bool:
-        return label[a] == label[b] and not (gender[a] and gender[b] and gender[a] != gender[b]) \
-            and not names[a].honorific_conflict(names[b])
-
-    for a in nodes:
-        na = names[a]
-        same = [b for b in nodes if b != a and names[b].words == na.words and compatible(a, b)]
-        if len(same) == 1 or (same and na.honorific is not None):
-            for b in same:
-                if names[b].honorific is None or na.honorific is None:
-                    uf.union(a, b)
-        longer = [b for b in nodes if na.part_of(names[b]) and compatible(a, b)]
-        if longer:
-            total = sum(count[b] for b in longer)
-            top = max(longer, key=lambda b: count[b])
-            if len(longer) == 1 or count[top] >= DOMINANT_SHARE * total:
-                uf.union(a, top)
-        if len(na.words) > 1:
-            for b in nodes:
-                nb = names[b]
-                if b != a and len(nb.words) > 1 and nb.words[-1] == na.words[-1] and compatible(a, b):
-                    fa, fb = na.words[0], nb.words[0]
-                    if fa != fb and min(len(fa), len(fb)) >= 3 and (fa.startswith(fb) or fb.startswith(fa)):
-                        uf.union(a, b)
-    clusters: dict = defaultdict(list)
-    for k in nodes:
-        clusters[uf.find(k)].append(k)
+    index = book.characters
+    surfaces = book.form_surfaces
+    narrator = index.lookup(book.narrator) if book.narrator is not None else None
+    display = {}
+    for c in index.characters:
+        display[c.id] = surfaces[c.name].most_common(1)[0][0] if surfaces.get(c.name) else c.name[1]
     out = []
-    for members in clusters.values():
-        best = max(members, key=lambda k: (count[k] >= 0.2 * max(count[m] for m in members), len(k[1].split()),
-                                           k[0] is not None, count[k]))
+    for c in index.characters:
+        if c.mentions < min_mentions or c.label not in LISTED_LABELS or all(never_a_name(k) for _h, k in c.forms):
+            continue
         forms = Counter()
-        for k in members:
-            forms.update(surface[k])
-        display = surface[best].most_common(1)[0][0]
-        aliases = tuple(f for f, _ in forms.most_common() if f != display)
-        out.append(Entity(display, label[best], sum(count[k] for k in members), aliases))
+        for f in c.forms:
+            forms.update(surfaces.get(f, {}))
+        aliases = tuple(f for f, _ in forms.most_common() if f != display[c.id])
+        out.append(Entity(display[c.id], c.label, c.mentions, aliases, narrator is not None and narrator.id == c.id,
+                          tuple(display[k] for k in c.candidates)))
     out.sort(key=lambda e: -e.mentions)
     return out
 

@@ -67,3 +67,4 @@ class Annotations:
     verbs: tuple[Verb, ...]
     narrator: str | None
     pipeline: str
+    narrators: tuple[str, ...] = ()   # several narrators (letters, diaries, a frame story): no single one

@@ -17,13 +17,14 @@ from ..documents import Document, Passage
 from .records import Annotations, Mention, Pronoun, Sentence, Verb
 
 SCHEMA_VERSION = 1
+NARRATOR_SEPARATOR = "|"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS documents (
     id INTEGER PRIMARY KEY, sha256 TEXT NOT NULL UNIQUE, name TEXT NOT NULL, format TEXT NOT NULL,
     title TEXT, text TEXT NOT NULL, narrator TEXT, pipeline TEXT NOT NULL,
-    added_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP);
+    added_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP, narrators TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS passages (
     doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE, idx INTEGER NOT NULL,
     start INTEGER NOT NULL, "end" INTEGER NOT NULL, chapter TEXT, PRIMARY KEY (doc_id, idx));
@@ -57,6 +58,7 @@ class DocumentInfo:
     n_passages: int
     narrator: str | None
     added_at: str
+    pipeline: str
 
 
 def default_library_path() -> Path:
@@ -78,6 +80,9 @@ class Library:
             self.conn.execute("PRAGMA foreign_keys = ON")
             self.conn.execute("PRAGMA journal_mode = WAL")
             self.conn.executescript(SCHEMA)
+            columns = {r[1] for r in self.conn.execute("PRAGMA table_info(documents)")}
+            if "narrators" not in columns:   # libraries written by beyondfind 0.1
+                self.conn.execute("ALTER TABLE documents ADD COLUMN narrators TEXT NOT NULL DEFAULT ''")
             row = self.conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
             if row is None:
                 self.conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
@@ -129,13 +134,15 @@ class Library:
         """Store ``document`` with its annotations in one transaction; returns its id. If another
         process stored the same content meanwhile, its copy is kept and its id returned."""
         with self.transaction() as c:
-            row = c.execute("SELECT id FROM documents WHERE sha256 = ?", (document.sha256,)).fetchone()
-            if row:
+            row = c.execute("SELECT id, pipeline FROM documents WHERE sha256 = ?", (document.sha256,)).fetchone()
+            if row and row[1] == ann.pipeline:
                 return row[0]
-            cur = c.execute("INSERT INTO documents (sha256, name, format, title, text, narrator, pipeline) "
-                            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                            (document.sha256, document.name, document.format, document.title, document.text,
-                             ann.narrator, ann.pipeline))
+            if row:   # annotated by an older beyondfind: replace it, keeping its id
+                c.execute("DELETE FROM documents WHERE id = ?", (row[0],))
+            cur = c.execute("INSERT INTO documents (id, sha256, name, format, title, text, narrator, pipeline, narrators) "
+                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            (row[0] if row else None, document.sha256, document.name, document.format, document.title, document.text,
+                             ann.narrator, ann.pipeline, NARRATOR_SEPARATOR.join(ann.narrators)))
             doc_id = cur.lastrowid
             c.executemany("INSERT INTO passages VALUES (?, ?, ?, ?, ?)",
                           [(doc_id, p.index, p.start, p.end, p.chapter) for p in document.passages])
@@ -153,11 +160,11 @@ class Library:
 
     def load(self, doc_id: int) -> tuple[Document, Annotations]:
         """The stored document and annotations (the inverse of :meth:`store`)."""
-        row = self.conn.execute("SELECT sha256, name, format, title, text, narrator, pipeline FROM documents "
-                                "WHERE id = ?", (doc_id,)).fetchone()
+        row = self.conn.execute("SELECT sha256, name, format, title, text, narrator, pipeline, narrators "
+                                "FROM documents WHERE id = ?", (doc_id,)).fetchone()
         if row is None:
             raise BeyondfindError(f"no document {doc_id} in library {self.path}")
-        sha, name, fmt, title, text, narrator, pipeline = row
+        sha, name, fmt, title, text, narrator, pipeline, narrators = row
         q = self.conn.execute
         passages = tuple(Passage(i, s, e, text[s:e], ch) for i, s, e, ch in
                          q('SELECT idx, start, "end", chapter FROM passages WHERE doc_id = ? ORDER BY idx', (doc_id,)))
@@ -174,8 +181,10 @@ class Library:
         verbs = tuple(Verb(*r) for r in q("SELECT passage, sentence, lemma FROM verbs WHERE doc_id = ? ORDER BY rowid",
                                           (doc_id,)))
         document = Document(name, fmt, text, passages, sha, title)
-        return document, Annotations(sentences, mentions, pronouns, verbs, narrator, pipeline)
+        return document, Annotations(sentences, mentions, pronouns, verbs, narrator, pipeline,
+                                     tuple(n for n in narrators.split(NARRATOR_SEPARATOR) if n))
 
 
 _INFO_SQL = ("SELECT d.id, d.sha256, d.name, d.format, d.title, "
-             "(SELECT COUNT(*) FROM passages p WHERE p.doc_id = d.id), d.narrator, d.added_at FROM documents d")
+             "(SELECT COUNT(*) FROM passages p WHERE p.doc_id = d.id), d.narrator, d.added_at, d.pipeline "
+             "FROM documents d")

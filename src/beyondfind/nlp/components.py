@@ -188,16 +188,11 @@ def make_anaphora(nlp: Language, name: str, window: int):
     return resolve
 
 
-NARRATOR_PATTERNS = (
-    re.compile(r"\bmy name (?:is|was) ((?:[A-Z][\w'’-]+)(?: [A-Z][\w'’-]+)*)"),
-    re.compile(r"\b[Cc]all me ((?:[A-Z][\w'’-]+)(?: [A-Z][\w'’-]+)*)"),
-    re.compile(r"\bI (?:am|was) called ((?:[A-Z][\w'’-]+)(?: [A-Z][\w'’-]+)*)"),
-)
-
-
 def narrator_from_text(text: str) -> str | None:
     """The narrator's name when the text states it ("my name is Pip", "Call me Ishmael")."""
-    for pattern in NARRATOR_PATTERNS:
+    from .narrator import STATED
+
+    for pattern in STATED:
         m = pattern.search(text)
         if m:
             return m.group(1)

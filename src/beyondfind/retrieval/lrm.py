@@ -59,19 +59,49 @@ def local_coref(query: Name, part: Name, preceding: list[NameMention]) -> float 
     return None
 
 
-def match(mention: NameMention, query: Name, query_label: str, book: Book, preceding: list[NameMention]) -> float:
-    """E(e_i, e) (reconstructed in DESIGN §1):
+def cluster_coref(target: int, readings: tuple[int, ...], preceding: list[NameMention], book: Book) -> float:
+    """Coref(e_i, e) lifted to characters, for a form that may name several characters (a family
+    surname, "Bingley"): local — the nearest preceding mention (within the window) of a form that
+    names exactly one of those characters decides, 1 if it is e's, 0 if another; global — else
+    e's share of the candidates' mentions, c(e) / Σ_{q ∈ Q(e_i)} c(q)."""
+    index = book.characters
+    for nm in preceding:
+        r = index.possible(nm.form)
+        if len(r) == 1 and r[0] in readings:
+            return 1.0 if r[0] == target else 0.0
+    total = sum(index.characters[c].mentions for c in readings)
+    return index.characters[target].mentions / total if total else 0.0
 
-    * 0 if the mention's type is not the query's ("Highland Mary" the place for a person);
-    * 1 if the names agree after honorific normalisation ("Mr. Darcy" = "Darcy");
+
+def match(mention: NameMention, query: Name, query_label: str, book: Book, preceding: list[NameMention]) -> float:
+    """E(e_i, e) (reconstructed in DESIGN §1), over the book's characters
+    (:mod:`beyondfind.index.characters`) when the query names one:
+
+    * 1 if e_i is a form of e's character ("Darcy", "Fitzwilliam Darcy" for "Mr. Darcy");
+    * Coref(e_i, e) if e_i may name several characters, e's among them ("Bingley" for "Miss
+      Bingley"), by :func:`cluster_coref`;
+    * 0 if e_i belongs to another character ("Mr. Bingley" for "Miss Bingley") or its type is not
+      the query's ("Highland Mary" the place for a person).
+
+    Without a character for the query (a name the book never writes), by words:
+
+    * 1 if the names agree after honorific normalisation;
     * Coref(e_i, e) if e_i is a word-based part of e ("Mary" for "Mary Jane"): local, else global;
     * for a one-word query inside a longer mention ("Huck" vs "Huck Finn"), the mention's share of
       the full names containing the query word;
-    * 0 otherwise (another full name: "Mary Ann"; a conflicting honorific: "Mrs." vs "Mr. Bennet").
+    * 0 otherwise (another full name: "Mary Ann"; a conflicting honorific).
     """
     name = mention.name
     if mention.label != query_label:
         return 0.0
+    target = book.characters.lookup(query)
+    if target is not None and not target.ambiguous:
+        readings = book.characters.possible(mention.form)
+        if target.id not in readings:
+            return 0.0
+        if len(readings) == 1:
+            return 1.0
+        return cluster_coref(target.id, readings, preceding, book)
     if name.words == query.words:
         return 0.0 if name.honorific_conflict(query) else 1.0
     if name.part_of(query):
@@ -106,8 +136,9 @@ def evidence(book: Book, passage: int, query: Name, query_label: str, settings: 
     whose antecedent is the narrator's name.
     """
     ev = PassageEvidence()
-    for k, nm in enumerate(book.names_by_passage[passage]):
-        if not query.shares_word(nm.name):
+    words = book.match_words(query)
+    for nm in book.names_by_passage[passage]:
+        if words.isdisjoint(nm.name.words):
             continue
         e = _match_cached(book, nm, query, query_label, settings, match_cache)
         if e > 0:
@@ -119,8 +150,8 @@ def evidence(book: Book, passage: int, query: Name, query_label: str, settings: 
         if p.antecedent is not None:
             ante = book.mention_by_id.get(p.antecedent)
             e = _match_cached(book, ante, query, query_label, settings, match_cache) if ante else 0.0
-        elif p.narrator and book.narrator is not None and query.shares_word(book.narrator):
-            e = 1.0 if book.narrator.words == query.words or book.narrator.part_of(query) or query.part_of(book.narrator) else 0.0
+        elif p.narrator:
+            e = book.narrator_match(query)
         else:
             continue
         if e > 0:
@@ -137,7 +168,7 @@ def _match_cached(book: Book, nm: NameMention, query: Name, query_label: str, se
     mid = nm.mention.id
     if mid not in cache:
         cache[mid] = match(nm, query, query_label, book, _preceding(book, nm, settings.window)) \
-            if query.shares_word(nm.name) else 0.0
+            if not book.match_words(query).isdisjoint(nm.name.words) else 0.0
     return cache[mid]
 
 
@@ -197,9 +228,9 @@ def semantic(book: Book, query: Name, settings: LRMSettings = LRMSettings(), exp
 def candidate_passages_lrm(book: Book, query: Name) -> list[int]:
     """Passages with a name mention sharing a word with the query, or a pronoun whose antecedent
     does, or narrator pronouns when the narrator shares a word with the query."""
-    words = set(query.words)
+    words = book.match_words(query)
     out = set()
-    narrator = book.narrator is not None and bool(words & set(book.narrator.words))
+    narrator = book.narrator_match(query) > 0
     for i, nms in enumerate(book.names_by_passage):
         if any(words & set(nm.name.words) for nm in nms):
             out.add(i)

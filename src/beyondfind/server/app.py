@@ -126,8 +126,7 @@ def create_app(library: str | Path | None = None, nlp: str | None = None, max_up
         with state.lock:
             book = state.search.book(doc_id)
             ents = list_entities(book, min_mentions)
-        return {"entities": [{"name": e.name, "type": e.label, "mentions": e.mentions, "aliases": list(e.aliases)}
-                             for e in ents]}
+        return {"entities": [e.to_dict() for e in ents]}
 
     @app.get("/api/documents/{doc_id}/rank", summary="Passages ranked by how well they describe an entity")
     def rank(doc_id: int, entity: str = Query(..., max_length=20_000), method: str = DEFAULT_METHOD,

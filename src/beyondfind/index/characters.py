@@ -1,0 +1,243 @@
+"""Characters: a book's name forms grouped into entities, with constraints (alias clustering).
+
+A *form* is a name as written, normalised to ``(honorific, name words)`` — ``("miss", "bingley")``,
+``(None, "elizabeth bennet")``. :func:`cluster_names` groups forms into characters, in the spirit of
+BookNLP's name clustering but with *cannot-link* constraints checked against every member of a
+cluster (so transitivity never joins ``Mr. Eyre`` and ``Miss Eyre`` through a bare ``Eyre``):
+
+* gender: honorific or first name must agree (``Mr. X`` ≠ ``Miss X``; ``Mrs. John Brooke`` ≠
+  ``John Brooke``);
+* ``Mrs.`` ≠ ``Miss`` (a married name is another person), and ``Mrs. X`` without a first name never
+  joins a first-name form (``Mrs. Bennet`` ≠ ``Elizabeth Bennet``);
+* first names must agree (``Elizabeth Bennet`` ≠ ``Jane Bennet``), up to a prefix (``Huck`` /
+  ``Huckleberry``); surnames must agree.
+
+Forms are attached from the most specific (full names with honorifics) to the least (one bare
+word). A form joins the characters it could name (it is a word-based part of one of their forms,
+or the same words without an honorific) when exactly one is compatible, or one holds at least
+``dominant_share`` of their mentions. Otherwise it stays *ambiguous*: a family surname such as
+``Bennet`` keeps its own row and its list of candidate characters, and retrieval resolves each of
+its mentions by local/global coreference among those candidates (see :mod:`beyondfind.retrieval.lrm`).
+Nicknames (``Lizzy``) are not guessed: they stay their own characters.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ..nlp.names import FEMALE_HONORIFICS, MALE_HONORIFICS, Name, _first_names
+
+FormKey = tuple[str | None, str]   # (honorific, name words joined by spaces)
+MARRIED = frozenset({"mrs", "lady", "madam", "madame", "mme", "widow", "frau", "signora"})
+UNMARRIED = frozenset({"miss", "mlle", "mademoiselle", "fraulein"})
+# honorifics followed by a first name rather than a surname ("Lady Catherine", "Aunt Polly")
+FIRST_NAME_HONORIFICS = frozenset({"lady", "sir", "aunt", "uncle", "sister", "brother", "father", "mother",
+                                   "prince", "princess", "king", "queen", "saint", "st", "cousin"})
+SURNAME_HONORIFICS = frozenset({"mr", "mrs", "miss", "ms", "master", "dr", "madam", "madame", "mme", "monsieur",
+                                "mlle", "mademoiselle", "colonel", "captain", "major", "general", "lieutenant",
+                                "sergeant", "professor", "reverend", "judge", "squire", "herr", "frau"})
+RARE = 10              # full names seen fewer times do not absorb a bare word 3× as frequent ("Mary" ×39, "Mary King" ×3)
+DOMINANT_SHARE = 0.8   # a form joins the candidate that holds this share of the candidates' mentions
+OWN_SHARE = 3.0        # an ambiguous form this many times as frequent as its candidates is its own character
+
+
+@dataclass(frozen=True)
+class FormStats:
+    """What the book says about one form: mentions, labels, and gender evidence from pronouns
+    resolved to it ("he" ×12, "she" ×1 → male)."""
+
+    count: int
+    label: str = "PER"
+    pronoun_gender: str | None = None
+
+
+@dataclass(frozen=True)
+class Character:
+    """One entity of the book. ``candidates``: for an ambiguous form (a family surname), the
+    characters it may name; empty for a resolved character."""
+
+    id: int
+    name: FormKey
+    label: str
+    forms: tuple[FormKey, ...]
+    mentions: int
+    gender: str | None
+    candidates: tuple[int, ...] = ()
+
+    @property
+    def ambiguous(self) -> bool:
+        return bool(self.candidates)
+
+
+@dataclass(frozen=True)
+class CharacterIndex:
+    characters: tuple[Character, ...]
+    character_of: Mapping[FormKey, int]          # every form → the character row that holds it
+    readings: Mapping[FormKey, tuple[int, ...]] = field(default_factory=dict)  # form → characters it may name
+
+    def lookup(self, name: Name) -> Character | None:
+        """The character a query name denotes: its form, else its words without the honorific."""
+        for key in ((name.honorific, name.key), (None, name.key)):
+            if key in self.character_of:
+                return self.characters[self.character_of[key]]
+        return None
+
+    def possible(self, key: FormKey) -> tuple[int, ...]:
+        """The characters a mention of ``key`` may name (one for a resolved form)."""
+        return self.readings.get(key, ())
+
+
+@dataclass
+class _Form:
+    key: FormKey
+    honorific: str | None
+    words: tuple[str, ...]
+    stats: FormStats
+    first: str | None = None
+    surname: str | None = None
+    gender: str | None = None
+
+
+def _gender(form: _Form, female_names: frozenset[str], male_names: frozenset[str]) -> str | None:
+    h = form.honorific
+    if h in MALE_HONORIFICS:
+        return "male"
+    if h in FEMALE_HONORIFICS:
+        return "female"
+    if form.first:
+        if form.first in male_names and form.first not in female_names:
+            return "male"
+        if form.first in female_names and form.first not in male_names:
+            return "female"
+    return form.stats.pronoun_gender if form.stats.label == "PER" else None
+
+
+def _roles(forms: list[_Form], first_names: frozenset[str]) -> None:
+    """First name / surname of each form. A lone word is a surname when the book uses it as the
+    last word of longer names (or after Mr./Mrs./Miss) more than as a first word."""
+    as_first, as_last = Counter(), Counter()
+    for f in forms:
+        n = f.stats.count
+        if len(f.words) > 1:
+            as_first[f.words[0]] += n
+            as_last[f.words[-1]] += n
+        elif f.honorific in SURNAME_HONORIFICS:
+            as_last[f.words[0]] += n
+        elif f.honorific in FIRST_NAME_HONORIFICS:
+            as_first[f.words[0]] += n
+    for f in forms:
+        if len(f.words) > 1:
+            f.first, f.surname = f.words[0], f.words[-1]
+            continue
+        w = f.words[0]
+        if as_first[w] > as_last[w] or (as_first[w] == as_last[w] and w in first_names):
+            f.first = w
+        else:
+            f.surname = w
+
+
+def _first_names_agree(a: str, b: str) -> bool:
+    return a == b or (min(len(a), len(b)) >= 3 and (a.startswith(b) or b.startswith(a)))
+
+
+def _given_names_agree(a: _Form, b: _Form) -> bool:
+    """First names agree, or one is a middle name of the other ("Fairfax Rochester" /
+    "Edward Fairfax Rochester")."""
+    if _first_names_agree(a.first, b.first):
+        return True
+    return a.first in b.words[:-1] or b.first in a.words[:-1]
+
+
+def compatible(a: _Form, b: _Form) -> bool:
+    """No constraint forbids ``a`` and ``b`` naming one person."""
+    if a.stats.label != b.stats.label:
+        return False
+    if a.stats.label != "PER":
+        return True
+    if a.gender and b.gender and a.gender != b.gender:
+        return False
+    ha, hb = a.honorific, b.honorific
+    if (ha in MARRIED and hb in UNMARRIED) or (hb in MARRIED and ha in UNMARRIED):
+        return False
+    for x, y in ((a, b), (b, a)):   # "Mrs. Bennet" is never "Elizabeth Bennet"
+        if x.honorific in MARRIED and x.first is None and y.first is not None and y.honorific not in MARRIED:
+            return False
+    if a.first and b.first and not _given_names_agree(a, b):
+        return False
+    if a.surname and b.surname and a.surname != b.surname:
+        return False
+    return True
+
+
+def _specificity(f: _Form) -> tuple:
+    return (-len(f.words), f.honorific is None, -f.stats.count, f.key)
+
+
+def _may_name(short: _Form, long: _Form) -> bool:
+    """``short`` can be a shorter way to write ``long``: the same words without an honorific, a
+    word-based part ("Bingley" of "Caroline Bingley"), or a first-name prefix with the same surname."""
+    if short is long:
+        return False
+    if short.words == long.words:
+        return short.honorific is None and long.honorific is not None
+    if len(short.words) < len(long.words) and set(short.words) <= set(long.words):
+        return True
+    return (len(short.words) == len(long.words) > 1 and short.words[1:] == long.words[1:]
+            and short.words[0] != long.words[0] and _first_names_agree(short.words[0], long.words[0]))
+
+
+def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DOMINANT_SHARE,
+                  own_share: float = OWN_SHARE) -> CharacterIndex:
+    """Group name forms into characters (see the module docstring for the constraints)."""
+    male, female = _first_names()
+    items = [_Form(k, k[0], tuple(k[1].split()), s) for k, s in forms.items() if k[1]]
+    _roles(items, male | female)
+    for f in items:
+        f.gender = _gender(f, female, male)
+    items.sort(key=_specificity)
+    by_word: dict[str, list[_Form]] = defaultdict(list)
+    for f in items:
+        for w in set(f.words):
+            by_word[w].append(f)
+
+    cluster_of: dict[FormKey, int] = {}
+    members: list[list[_Form]] = []
+    readings: dict[FormKey, tuple[int, ...]] = {}
+    for f in items:
+        longer = {id(g): g for w in f.words for g in by_word[w]
+                  if g.key in cluster_of and len(readings[g.key]) == 1 and _may_name(f, g)}
+        cands = sorted({cluster_of[g.key] for g in longer.values()})
+        cands = [c for c in cands if all(compatible(f, m) for m in members[c])]
+        total = {c: sum(m.stats.count for m in members[c]) for c in cands}
+        chosen = None
+        pool = sum(total.values())
+        if cands:
+            best = max(cands, key=lambda c: total[c])
+            bare = f.honorific is None and len(f.words) == 1
+            if total[best] >= dominant_share * pool and not (bare and pool < RARE and f.stats.count >= own_share * pool):
+                chosen = best
+            elif f.stats.count >= own_share * pool:
+                cands = []   # "Mr. Rochester" ×292 is a character, not an alias of full names seen 3 times
+        if chosen is not None:
+            members[chosen].append(f)
+            cluster_of[f.key] = chosen
+            readings[f.key] = tuple(cands) if len(cands) > 1 else (chosen,)
+        else:
+            cluster_of[f.key] = len(members)
+            members.append([f])
+            readings[f.key] = tuple(cands) if cands else (len(members) - 1,)
+
+    characters = []
+    for cid, ms in enumerate(members):
+        count = sum(m.stats.count for m in ms)
+        top = max(m.stats.count for m in ms)
+        display = max(ms, key=lambda m: (m.stats.count >= 0.2 * top, len(m.words), m.honorific is not None,
+                                         m.stats.count))
+        genders = {m.gender for m in ms if m.gender}
+        ambiguous = len(ms) == 1 and readings[ms[0].key] != (cid,)
+        characters.append(Character(cid, display.key, ms[0].stats.label, tuple(m.key for m in ms), count,
+                                    genders.pop() if len(genders) == 1 else None,
+                                    readings[ms[0].key] if ambiguous else ()))
+    return CharacterIndex(tuple(characters), cluster_of, readings)

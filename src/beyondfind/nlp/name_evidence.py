@@ -1,0 +1,86 @@
+"""Book-level evidence about name forms: what the whole text says that one sentence cannot.
+
+* Never names: months, weekdays, numbers, single letters, nationality and language words,
+  kinship and address words used as vocatives ("Papa", "Missis").
+* A capitalised word the book writes in lower case at least as often as it capitalises it in
+  mid-sentence is a common word ("Meantime", "Providence"), not a name.
+* A one-word "person" the book puts after a locative preposition ("at Longbourn", "to Millcote")
+  in at least ``LOCATIVE_SHARE`` of its capitalised occurrences is a place: persons score ≤ 0.13
+  and places ≥ 0.40 on Pride and Prejudice and Jane Eyre.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import cached_property
+
+MONTHS = frozenset("january february march april may june july august september october november december "
+                   "jan feb mar apr jun jul aug sep sept oct nov dec".split())
+WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+NATIONALITIES = frozenset("""english french german italian spanish dutch russian american irish scotch scottish
+    welsh british indian chinese greek roman latin turkish swiss swedish danish polish austrian prussian
+    portuguese egyptian arab arabian persian jewish christian catholic protestant englishman englishmen
+    frenchman frenchmen englishwoman frenchwoman european asian african yankee""".split())
+ADDRESS_WORDS = frozenset("""papa mamma mama mammy pa ma grandpapa grandmamma grandma grandpa granny nurse missis
+    missus ma'am sir madam mister master miss mrs mr baby heaven god lord providence fate nature fortune
+    chapter volume book part letter journal diary alas hallo hullo amen""".split())
+NEVER_NAMES = MONTHS | WEEKDAYS | NATIONALITIES | ADDRESS_WORDS
+LOCATIVE_SHARE = 0.3
+MIN_LOCATIVE = 3
+
+_CAP = re.compile(r"(?<![\w'’])([A-Z][a-z’']+)\b(?![’']s\b)")
+_LOWER = re.compile(r"(?<![\w'’])([a-z][a-z’']+)\b")
+_LOCATIVE = re.compile(r"\b(?:in|at|near|into|from|to|towards|through)\s+([A-Z][a-z’']+)\b(?![’']s\b)")
+_SENT_START = re.compile(r"(?:^|[.!?:;“\"‘_—-]\s*|\n\s*)$")
+
+
+def never_a_name(key: str) -> bool:
+    """Words that are never a person, place or organisation name for ranking."""
+    words = key.split()
+    if not words or any(w.isdigit() for w in words):
+        return True
+    if len(words) == 1:
+        w = words[0]
+        return len(w) == 1 or w in NEVER_NAMES
+    return all(w in NEVER_NAMES for w in words)
+
+
+@dataclass
+class NameEvidence:
+    """Counts over the whole text, computed once per book."""
+
+    text: str
+
+    @cached_property
+    def lower(self) -> Counter:
+        return Counter(m.group(1) for m in _LOWER.finditer(self.text))
+
+    @cached_property
+    def capital_mid(self) -> Counter:
+        """Capitalised occurrences that do not start a sentence, by lower-cased word."""
+        out = Counter()
+        text = self.text
+        for m in _CAP.finditer(text):
+            before = text[max(0, m.start() - 3):m.start()]
+            if not _SENT_START.search(before):
+                out[m.group(1).lower()] += 1
+        return out
+
+    @cached_property
+    def capital(self) -> Counter:
+        return Counter(m.group(1).lower() for m in _CAP.finditer(self.text))
+
+    @cached_property
+    def locative(self) -> Counter:
+        return Counter(m.group(1).lower() for m in _LOCATIVE.finditer(self.text))
+
+    def common_word(self, word: str) -> bool:
+        """Written in lower case at least as often as capitalised mid-sentence."""
+        low = self.lower.get(word, 0)
+        return low >= 3 and low >= self.capital_mid.get(word, 0)
+
+    def place_like(self, word: str) -> bool:
+        loc = self.locative.get(word, 0)
+        return loc >= MIN_LOCATIVE and loc >= LOCATIVE_SHARE * max(1, self.capital.get(word, 0))

@@ -1,0 +1,191 @@
+"""Who tells the story: first-person narration and the narrator's name, from the text alone.
+
+Evidence, strongest first:
+
+1. **Several narrators**: a book of letters and diaries ("JONATHAN HARKER'S JOURNAL",
+   "Letter, Lucy Westenra to Mina Murray") or whose chapters are told by different addressed
+   narrators (a frame story) gets :attr:`Narration.narrators` and no single narrator: picking one
+   would give one character every other narrator's "I".
+2. **Stated**: "my name is …", "call me Ishmael", "I called myself Pip" in narration (not dialogue).
+3. **Title**: the book's title page names the narrator ("JANE EYRE. AN AUTOBIOGRAPHY", "The Personal
+   History … of David Copperfield", "Adventures of Huckleberry Finn") and dialogue addresses that name.
+4. **Addressed**: the name other characters most often address in dialogue, in passages told in
+   the first person, that the narration itself rarely uses ("Pip", "Trotwood").
+
+A book is first-person when at least ``FIRST_PERSON_SHARE`` of its narration words (outside quotes)
+are first-person singular pronouns and they occur in at least ``FIRST_PERSON_PASSAGES`` of the
+narrative passages; third-person novels with an occasional authorial "I" stay below both.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+FIRST_PERSON_SHARE = 0.008
+FIRST_PERSON_PASSAGES = 0.25
+MIN_ADDRESSED = 3
+SECOND_NARRATOR_SHARE = 0.25   # a second addressed name winning this share of chapters: several narrators
+
+_NAME = r"[A-Z][\w'’-]+(?: (?:[A-Z][\w'’-]+|de|van|von))*"
+STATED = (
+    re.compile(r"\bmy name (?:is|was) (" + _NAME + ")"),
+    re.compile(r"\b[Cc]all me (" + _NAME + ")"),
+    re.compile(r"\bI (?:am|was) called (" + _NAME + ")"),
+    re.compile(r"\bI called myself (" + _NAME + ")"),
+)
+_TITLE = re.compile(r"(?:AUTOBIOGRAPHY|Autobiography|HISTORY|History|ADVENTURES|Adventures|MEMOIRS|Memoirs|LIFE|Life|"
+                    r"CONFESSIONS|Confessions)\b[^\n]*?\b(?:OF|of)\s+((?:[A-Z][\w'’-]+\s+){0,3}[A-Z][\w'’-]+)")
+_DOCUMENT_HEADING = re.compile(r"^\s*_?(?:([A-Z][A-Z.’' ]+?)['’]S\s+(?:JOURNAL|DIARY)|"
+                               r"Letter,?\s+(?:from\s+)?([A-Z][\w.’' ]+?)\s+to\s)", re.MULTILINE)
+# dialogue: curly double quotes, straight double quotes, or curly single quotes whose closing mark
+# is not an apostrophe ("don’t"); an unclosed quote runs to the end of the passage
+_QUOTE = re.compile(r"“[^”]*(?:”|$)|\"[^\"]*(?:\"|$)|‘.*?(?:’(?![^\W\d_])|$)", re.DOTALL)
+# books that quote dialogue with straight single quotes ('Oh, you little wretch!' — Oliver Twist)
+_SINGLE_QUOTE = re.compile(r"(?<![\w'])'(?=[^\s']).*?(?:(?<=[^\s'])'(?![\w])|$)", re.DOTALL)
+_SINGLE_OPEN = re.compile(r"(?:^|\s)'[A-Z]", re.MULTILINE)
+_DOUBLE_OPEN = re.compile(r"[“\"]")
+_FIRST = re.compile(r"\b(?:I|me|my|mine|myself)\b")
+_WORD = re.compile(r"[^\W\d_]+")
+_VOCATIVE = re.compile(r"(?:^[“\"‘]|[“\"‘,]\s*|[!?]\s+)((?:(?:Mr|Mrs|Miss|Master|Dr|Mas'r|Marse)\.?\s+)?"
+                       r"[A-Z][a-z’']+(?:\s+[A-Z][a-z’']+)?)\s*(?=[,!?.”\"]|\s*[—-]{1,2})")
+_NARRATEE = re.compile(r", ((?:(?:Mr|Mrs|Miss|Master|Dr)\.?\s+)?[A-Z][a-z’']+)[,!?]")
+_NOT_VOCATIVE = frozenset("""I Oh O Ah Yes No Well Why What How Come Now Then But And Sir Madam Ma'am Lord God
+    Good Dear Here There This That Mind Look Hush Stop Nay Ay Aye Indeed Pray Hallo Hullo Heaven Mother Father
+    Papa Mamma Mama Please Thank Thanks Do Don't Never Very Quite Certainly Perhaps Who Where When Poor You
+    He She It We They Not So All Only Just Ha Eh Bah Alas Hark Mercy""".split())
+
+
+@dataclass(frozen=True)
+class Narration:
+    """``first_person``: told in the first person; ``narrator``: the narrator's name when one is
+    identified; ``narrators``: the names when the book has several; ``evidence``: which rule."""
+
+    first_person: bool
+    narrator: str | None = None
+    narrators: tuple[str, ...] = ()
+    evidence: str | None = None
+    share: float = 0.0
+    addressed: tuple[tuple[str, int], ...] = field(default=(), compare=False)
+
+
+def _quote_pattern(passages: Sequence[str]) -> re.Pattern:
+    sample = "\n".join(passages[: min(len(passages), 400)])
+    single = len(_SINGLE_OPEN.findall(sample)) > 2 * len(_DOUBLE_OPEN.findall(sample))
+    return _SINGLE_QUOTE if single else _QUOTE
+
+
+def _key(name: str) -> str:
+    from .names import parse_name
+
+    return parse_name(name).key
+
+
+def detect_narrator(passages: Sequence[str], chapters: Sequence[str | None] | None = None,
+                    front: str = "", title: str | None = None) -> Narration:
+    """The narration of a book given its passages' texts (and chapter of each, if known), the
+    text before its first passage (``front``: title page) and its title."""
+    chapters = chapters or [None] * len(passages)
+    quote = _quote_pattern(passages)
+
+    def _narration(text: str) -> str:
+        return quote.sub(" ", text)
+
+    words = first = fp_passages = narrative = 0
+    addressed: Counter = Counter()          # name key → vocatives in first-person passages
+    named_in_narration: Counter = Counter()
+    by_chapter: dict[str | None, Counter] = {}
+    for text, chapter in zip(passages, chapters):
+        plain = _narration(text)
+        n_words = len(_WORD.findall(plain))
+        n_first = len(_FIRST.findall(plain))
+        words += n_words
+        first += n_first
+        if n_words >= 8:
+            narrative += 1
+            fp_passages += n_first > 0
+        for m in re.finditer(r"\b[A-Z][a-z’']+\b", plain):
+            named_in_narration[m.group().lower()] += 1
+        if n_first:
+            for q in quote.finditer(text):
+                for v in _VOCATIVE.finditer(q.group()):
+                    name = v.group(1)
+                    if name.split()[0].rstrip(".") in _NOT_VOCATIVE and len(name.split()) == 1:
+                        continue
+                    key = _key(name)
+                    if key:
+                        addressed[key] += 1
+                        by_chapter.setdefault(chapter, Counter())[key] += 1
+    share = first / words if words else 0.0
+    spread = fp_passages / narrative if narrative else 0.0
+    top = tuple(addressed.most_common(8))
+    if share < FIRST_PERSON_SHARE or spread < FIRST_PERSON_PASSAGES:
+        return Narration(False, share=share, addressed=top)
+    body = "\n".join(passages)
+
+    writers = _document_writers(body)
+    if len(writers) >= 2:
+        return Narration(True, None, tuple(writers), "letters and diaries", share, top)
+    narration_only = "\n".join(_narration(p) for p in passages)
+    for pattern in STATED:
+        m = pattern.search(narration_only)
+        if m:
+            return Narration(True, m.group(1), (m.group(1),), "stated", share, top)
+
+    def plausible(key: str) -> float:
+        """Addressed often, named rarely in the narration itself."""
+        words_ = key.split()
+        told = min(named_in_narration.get(w, 0) for w in words_) if words_ else 0
+        return addressed[key] / (1.0 + told / max(1, addressed[key]))
+
+    for source in (front, title or ""):
+        m = _TITLE.search(source) or (re.fullmatch(r"\s*(" + _NAME + r")\s*", source) if source is title else None)
+        if m:
+            cand = _key(m.group(1))
+            if any(k == cand or set(k.split()) <= set(cand.split()) for k in addressed):
+                return Narration(True, _display(m.group(1)), (_display(m.group(1)),), "title", share, top)
+    narratee = Counter()   # a frame story: the inner narrator's narration addresses its listener
+    for v in _NARRATEE.finditer(narration_only):
+        key = _key(v.group(1))
+        if key and v.group(1).split()[0].rstrip(".") not in _NOT_VOCATIVE:
+            narratee[key] += 1
+    ranked = sorted((k for k in addressed if addressed[k] >= MIN_ADDRESSED), key=plausible, reverse=True)
+    if not ranked:
+        return Narration(True, share=share, addressed=top)
+    if narratee:
+        listener, n = narratee.most_common(1)[0]
+        if n >= MIN_ADDRESSED and not _same_person(listener, ranked[0]):
+            return Narration(True, None, (listener.title(), ranked[0].title()), "frame story", share, top)
+    winners = Counter()
+    for counts in by_chapter.values():
+        best = max(counts, key=lambda k: (plausible(k) if addressed[k] >= MIN_ADDRESSED else -1, counts[k]))
+        if counts[best] >= 2 and addressed[best] >= MIN_ADDRESSED:
+            winners[best] += 1
+    decided = sum(winners.values())
+    if len(winners) >= 2 and decided >= 4:
+        (a, na), (b, nb) = winners.most_common(2)
+        if nb >= SECOND_NARRATOR_SHARE * decided and not _same_person(a, b):
+            return Narration(True, None, (a.title(), b.title()), "chapters addressed to different names", share, top)
+    return Narration(True, ranked[0].title(), (ranked[0].title(),), "addressed", share, top)
+
+
+def _same_person(a: str, b: str) -> bool:
+    return bool(set(a.split()) & set(b.split()))
+
+
+def _display(name: str) -> str:
+    return " ".join(w if not w.isupper() else w.title() for w in name.split())
+
+
+def _document_writers(body: str) -> list[str]:
+    """Distinct writers of journal, diary and letter headings, when the book is made of them."""
+    seen: Counter = Counter()
+    for m in _DOCUMENT_HEADING.finditer(body):
+        who = _key(m.group(1) or m.group(2) or "")
+        if who:
+            seen[who.split()[-1]] += 1
+    if sum(seen.values()) < 4:
+        return []
+    return [w.title() for w, c in seen.most_common() if c >= 2]

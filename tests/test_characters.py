@@ -1,0 +1,116 @@
+"""Characters: alias clustering with honorific, gender and first-name constraints; the narrator."""
+
+import json
+
+import pytest
+
+from beyondfind.cli.main import main
+from beyondfind.documents import load_document
+from beyondfind.index.characters import FormStats, cluster_names
+from beyondfind.nlp.names import parse_name
+from beyondfind.nlp.narrator import detect_narrator
+
+from .conftest import DATA
+
+
+def _index(counts):
+    forms = {}
+    for text, n in counts.items():
+        name = parse_name(text)
+        forms[(name.honorific, name.key)] = FormStats(n)
+    return cluster_names(forms)
+
+
+def _same(index, a, b):
+    ca, cb = index.lookup(parse_name(a)), index.lookup(parse_name(b))
+    return ca is not None and cb is not None and ca.id == cb.id
+
+
+def test_constraints_keep_family_members_apart_and_join_real_aliases():
+    index = _index({"Mr. Bennet": 80, "Mrs. Bennet": 130, "Elizabeth Bennet": 10, "Elizabeth": 500,
+                    "Jane Bennet": 5, "Miss Bennet": 50, "Bennet": 30, "Mr. Bingley": 200, "Miss Bingley": 90,
+                    "Caroline Bingley": 6, "Mr. Darcy": 150, "Darcy": 200, "Fitzwilliam Darcy": 3,
+                    "Miss Darcy": 20, "Georgiana Darcy": 2, "Mrs. John Brooke": 4, "John Brooke": 10,
+                    "Huck Finn": 20, "Huckleberry Finn": 5, "Huck": 70})
+    assert _same(index, "Elizabeth", "Elizabeth Bennet")
+    assert _same(index, "Miss Bingley", "Caroline Bingley") and _same(index, "Miss Darcy", "Georgiana Darcy")
+    assert _same(index, "Darcy", "Mr. Darcy") and _same(index, "Fitzwilliam Darcy", "Mr. Darcy")
+    assert _same(index, "Huck", "Huckleberry Finn")
+    for a, b in [("Mr. Bennet", "Mrs. Bennet"), ("Mrs. Bennet", "Elizabeth"), ("Elizabeth", "Jane Bennet"),
+                 ("Mr. Bingley", "Miss Bingley"), ("Mr. Darcy", "Miss Darcy"), ("Mrs. John Brooke", "John Brooke")]:
+        assert not _same(index, a, b), (a, b)
+    bennet = index.lookup(parse_name("Bennet"))
+    assert bennet.ambiguous and len(bennet.candidates) >= 3   # a family surname stays ambiguous
+
+
+def test_pride_and_prejudice_character_list(pride_search, capsys):
+    path = DATA / "books" / "1342-pride-and-prejudice.txt"
+    assert main(["entities", str(path), "--library", str(pride_search.library.path), "--format", "jsonl"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert not any(r.get("narrator") for r in rows)          # told in the third person
+    cluster = {}
+    for k, r in enumerate(rows):
+        for form in [r["name"], *r["aliases"]]:
+            cluster.setdefault(form, set()).add(k)
+
+    def row(name):
+        assert name in cluster, f"{name} not listed"
+        return cluster[name]
+
+    groups = [("Mr. Bennet", "Mrs. Bennet", "Elizabeth", "Jane", "Lydia", "Kitty", "Mary"),
+              ("Mr. Bingley", "Miss Bingley", "Mrs. Hurst"), ("Mr. Darcy", "Miss Darcy"),
+              ("Mr. Wickham", "Mrs. Wickham")]
+    for group in groups:
+        for i, a in enumerate(group):
+            for b in group[i + 1:]:
+                assert not row(a) & row(b), f"{a} and {b} share a row"
+    assert row("Elizabeth") & row("Elizabeth Bennet") and row("Miss Bingley") & row("Caroline Bingley")
+    places = {r["name"] for r in rows if r["type"] != "PER"}
+    assert {"Longbourn", "Netherfield", "Pemberley"} <= places
+    assert not {"Monday", "Saturday", "January"} & {r["name"] for r in rows}
+
+
+def test_miss_bingley_is_never_mr_bingley(pride_search):
+    from beyondfind.books import highlights, rank_passages
+
+    book = pride_search.book_for(DATA / "books" / "1342-pride-and-prejudice.txt")
+    for r in rank_passages(book, "Miss Bingley", method="lrm", top=20, explain=True):
+        matched = [t for _a, _b, t, _e in r.explain["names"]]
+        assert not any("Mr. Bingley" in t or t.startswith("Charles") for t in matched), matched
+    top = rank_passages(book, "Miss Bingley", method="lrm", top=10)
+    assert sum("Miss Bingley" in r.text or "Caroline" in r.text for r in top) >= 8
+    marks = highlights(book, "Mr. Darcy", top[0].passage)
+    assert all(book.document.text[a:b] != "Miss Darcy" for a, b in marks["names"])
+
+
+def _narration(name):
+    doc = load_document(DATA / "books" / name)
+    front = doc.text[:doc.passages[0].start]
+    return detect_narrator([p.text for p in doc.passages], [p.chapter for p in doc.passages], front, doc.title)
+
+
+@pytest.mark.parametrize("book, names", [
+    ("76-huckleberry-finn.txt", {"huck", "huckleberry"}), ("766-david-copperfield.txt", {"david", "trotwood", "davy"}),
+    ("2701-moby-dick.txt", {"ishmael"}), ("1400-great-expectations.txt", {"pip"}), ("1260-jane-eyre.txt", {"jane"}),
+])
+def test_first_person_narrator_is_named(book, names):
+    n = _narration(book)
+    assert n.first_person and n.narrator is not None
+    assert parse_name(n.narrator).words[0] in names, n
+
+
+@pytest.mark.parametrize("book", ["345-dracula.txt", "768-wuthering-heights.txt"])
+def test_several_narrators_are_reported_not_guessed(book):
+    n = _narration(book)
+    assert n.first_person and n.narrator is None and len(n.narrators) >= 2
+
+
+def test_no_narrator_in_third_person_novels():
+    first_person = {"76-huckleberry-finn.txt", "766-david-copperfield.txt", "2701-moby-dick.txt",
+                    "1400-great-expectations.txt", "1260-jane-eyre.txt", "345-dracula.txt",
+                    "768-wuthering-heights.txt", "84-frankenstein.txt"}
+    for path in sorted((DATA / "books").glob("*-*.txt")):
+        if path.name in first_person or "LICENSE" in path.name:
+            continue
+        n = _narration(path.name)
+        assert not n.first_person and n.narrator is None, (path.name, n)
