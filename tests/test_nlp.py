@@ -1,6 +1,8 @@
+import pytest
 import spacy
 from spacy.tokens import Doc
 
+from beyondfind import BeyondfindError
 from beyondfind.documents import parse_document
 from beyondfind.index import annotate_document
 from beyondfind.nlp import anaphora, load_pipeline
@@ -106,8 +108,9 @@ def test_bad_input_never_crashes_and_keeps_offsets(nlp):
     for m in ann.mentions:
         assert doc.text[m.start:m.end].replace("\x00", " ") == m.text.replace("\x00", " ")
     assert max(s.end for s in ann.sentences) > 100_000
-    empty = parse_document(b"", "empty.txt")
-    assert annotate_document(empty, nlp).mentions == ()
+    for blank in (b"", b"  \n\t\n "):
+        with pytest.raises(BeyondfindError, match="no text to search"):
+            parse_document(blank, "empty.txt")
 
 
 def test_evaluation_on_two_litbank_files_meets_floors(nlp):

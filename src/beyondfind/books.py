@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from . import BeyondfindError
+from . import BeyondfindError, NotFoundError, validate
 from .index import Book, Library, index_document
 from .index.entities import Entity, closest_names, list_entities
 from .nlp.names import parse_name
@@ -91,10 +91,12 @@ def rank_passages(book: Book, entity: str, method: str = DEFAULT_METHOD, top: in
                   settings: LRMSettings = LRMSettings()) -> list[RankedPassage]:
     """The top passages describing ``entity``; ``before``: only passages ending at or before it."""
     entity = check_entity_name(entity)
+    top = validate.count(top, "top")
+    before = validate.offset(before, "before")
     scored = run_method(book, entity, method, settings, explain)
     if not scored and method != "find" and not baselines.find(book, entity):
         suggestions = closest_names(book, entity)
-        raise BeyondfindError(f"{entity!r} does not occur in {book.document.name}; closest names: "
+        raise NotFoundError(f"{entity!r} does not occur in {book.document.name}; closest names: "
                               + (", ".join(suggestions) if suggestions else "(none)"))
     if before is not None:
         scored = [s for s in scored if book.passages[s.passage].end <= before]
@@ -147,7 +149,7 @@ class BookSearch:
     def book_for(self, ref: str | Path | int) -> Book:
         """A book by library id, or by file path (indexed first if needed)."""
         if isinstance(ref, int) or (isinstance(ref, str) and ref.isdigit() and not Path(ref).exists()):
-            return self.book(int(ref))
+            return self.book(validate.document_id(int(ref)))
         doc_id, _ = self.index(ref)
         return self.book(doc_id)
 

@@ -57,6 +57,9 @@ def open_store(args):
 
 
 def _print(ranking, fmt: str, top: int | None = None) -> None:
+    from .. import validate
+
+    top = validate.count(top, "--top")
     rows = [r for r in ranking if top is None or r.rank <= top]
     if fmt == "jsonl":
         print_jsonl(r.to_dict() for r in rows)
@@ -74,6 +77,9 @@ def run_rank(args) -> int:
     from ..news.io import read_thread
     from ..nlp import load_pipeline
 
+    from .. import validate
+
+    validate.count(args.top, "--top")
     model = combination_for(args.model)
     articles = read_thread(args.thread)
     _print(rank_thread(articles, load_pipeline(args.nlp), model, use_gold=args.gold_entities), args.format, args.top)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import csv
 import hashlib
 import io
@@ -24,14 +25,43 @@ HTML_BLOCKS = ("p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "blockquote", "pre
 HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
 
-def _decode(data: bytes, name: str) -> str:
-    head = data[:4096]
-    if head.count(b"\x00") > max(1, len(head) // 100) and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise BeyondfindError(f"{name}: looks like a binary file, not text; give a .txt, .md, .html, .epub, .csv or .jsonl file")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
+BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF8, "utf-8-sig"),
+        (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+MIN_TEXT_SHARE = 0.95   # printable characters (letters, digits, punctuation, whitespace) in real text
+
+
+def decode_text(data: bytes, name: str) -> str:
+    """Text from bytes: by byte-order mark (UTF-8/16/32), else UTF-8, else cp1252 (measured:
+    Windows-1252 is what non-UTF-8 Project Gutenberg and web texts mostly are). Content that does
+    not read as text (random or binary bytes) is rejected rather than indexed as noise."""
+    text = None
+    for bom, codec in BOMS:   # UTF-32-LE's BOM starts with UTF-16-LE's: check 32 first
+        if data.startswith(bom):
+            try:
+                text = data.decode(codec)
+            except UnicodeDecodeError:
+                raise BeyondfindError(f"{name}: starts with a {codec.upper()} byte-order mark but is not "
+                                      f"valid {codec.upper()}; save it as UTF-8") from None
+            break
+    if text is None:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = data.decode("cp1252", errors="replace")
+    if not looks_like_text(text):
+        raise BeyondfindError(f"{name}: looks like a binary file, not text; give a .txt, .md, .html, .epub, "
+                              ".csv or .jsonl file")
+    return text
+
+
+def looks_like_text(text: str, sample: int = 65_536) -> bool:
+    """At least :data:`MIN_TEXT_SHARE` of a sample are printable or whitespace characters, and
+    few are replacement characters (undecodable bytes)."""
+    head = text[:sample]
+    if not head:
+        return True
+    good = sum(1 for ch in head if ch.isprintable() or ch in "\n\r\t\f") - 2 * head.count("\ufffd")
+    return good >= MIN_TEXT_SHARE * len(head)
 
 
 def gutenberg_body(text: str) -> tuple[int, int]:
@@ -44,7 +74,7 @@ def gutenberg_body(text: str) -> tuple[int, int]:
 
 
 def read_text(data: bytes, name: str) -> Document:
-    text = _decode(data, name)
+    text = decode_text(data, name)
     start, end = gutenberg_body(text)
     title = _TITLE.search(text[:start]) if start else None
     return Document(name, "txt", text, passages_from_blocks(text, blocks(text, start, end)),
@@ -52,7 +82,7 @@ def read_text(data: bytes, name: str) -> Document:
 
 
 def read_markdown(data: bytes, name: str) -> Document:
-    text = _decode(data, name)
+    text = decode_text(data, name)
     spans = blocks(text)
     title = next((text[s:e].lstrip("# ").strip() for s, e in spans if text[s:e].startswith("# ")), None)
     chapters, current = [], None
@@ -115,7 +145,7 @@ class _Builder:
 
 
 def read_html(data: bytes, name: str) -> Document:
-    units, title = _html_units(_decode(data, name))
+    units, title = _html_units(decode_text(data, name))
     b = _Builder()
     chapter = None
     for tag, txt in units:
@@ -156,7 +186,7 @@ def read_epub(data: bytes, name: str) -> Document:
 
 
 def _table_rows(data: bytes, name: str, fmt: str) -> list[dict]:
-    text = _decode(data, name)
+    text = decode_text(data, name)
     if fmt == "csv":
         try:
             return list(csv.DictReader(io.StringIO(text)))
@@ -205,7 +235,10 @@ def parse_document(data: bytes, name: str) -> Document:
     reader = READERS.get(ext)
     if reader is None:
         raise BeyondfindError(f"{name}: unsupported file type {ext or '(none)'}; supported: {', '.join(sorted(READERS))}")
-    return reader(data, Path(name).name)
+    document = reader(data, Path(name).name)
+    if not document.passages:
+        raise BeyondfindError(f"{name}: has no text to search (empty, or only whitespace or markup)")
+    return document
 
 
 def read_input_file(path: Path) -> bytes:

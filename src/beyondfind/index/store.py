@@ -7,13 +7,12 @@ as it was; the next run indexes the document again from the start.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import BeyondfindError
+from .. import BeyondfindError, NotFoundError, validate
 from ..documents import Document, Passage
+from ..sqlite import connect, write_transaction
 from .records import Annotations, Mention, Pronoun, Sentence, Verb
 
 SCHEMA_VERSION = 1
@@ -76,9 +75,7 @@ class Library:
             raise BeyondfindError(f"library {self.path} is a directory; give a file path with --library")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self.conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            self.conn.execute("PRAGMA foreign_keys = ON")
-            self.conn.execute("PRAGMA journal_mode = WAL")
+            self.conn = connect(self.path)
             self.conn.executescript(SCHEMA)
             columns = {r[1] for r in self.conn.execute("PRAGMA table_info(documents)")}
             if "narrators" not in columns:   # libraries written by beyondfind 0.1
@@ -102,15 +99,8 @@ class Library:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield self.conn
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        self.conn.execute("COMMIT")
+    def transaction(self):
+        return write_transaction(self.conn, f"library {self.path}")
 
     # --- documents -------------------------------------------------------------------------
     def find(self, sha256: str) -> DocumentInfo | None:
@@ -118,15 +108,17 @@ class Library:
         return DocumentInfo(*row) if row else None
 
     def get(self, doc_id: int) -> DocumentInfo:
+        validate.document_id(doc_id)
         row = self.conn.execute(_INFO_SQL + " WHERE d.id = ?", (doc_id,)).fetchone()
         if row is None:
-            raise BeyondfindError(f"no document {doc_id} in library {self.path}; list them with `beyondfind documents`")
+            raise NotFoundError(f"no document {doc_id} in library {self.path}; list them with `beyondfind documents`")
         return DocumentInfo(*row)
 
     def documents(self) -> list[DocumentInfo]:
         return [DocumentInfo(*r) for r in self.conn.execute(_INFO_SQL + " ORDER BY d.id")]
 
     def delete(self, doc_id: int) -> None:
+        validate.document_id(doc_id)
         with self.transaction() as c:
             c.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
 
@@ -160,10 +152,11 @@ class Library:
 
     def load(self, doc_id: int) -> tuple[Document, Annotations]:
         """The stored document and annotations (the inverse of :meth:`store`)."""
+        validate.document_id(doc_id)
         row = self.conn.execute("SELECT sha256, name, format, title, text, narrator, pipeline, narrators "
                                 "FROM documents WHERE id = ?", (doc_id,)).fetchone()
         if row is None:
-            raise BeyondfindError(f"no document {doc_id} in library {self.path}")
+            raise NotFoundError(f"no document {doc_id} in library {self.path}")
         sha, name, fmt, title, text, narrator, pipeline, narrators = row
         q = self.conn.execute
         passages = tuple(Passage(i, s, e, text[s:e], ch) for i, s, e, ch in

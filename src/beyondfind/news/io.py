@@ -8,7 +8,7 @@ from datetime import date as Date
 from pathlib import Path
 
 from .. import BeyondfindError
-from ..documents.readers import read_input_file
+from ..documents.readers import decode_text, read_input_file
 from ..jsonl import iter_jsonl
 from .model import Article
 
@@ -31,6 +31,11 @@ def article_from_json(row: dict, where: str) -> Article:
     if not isinstance(text, str):
         raise BeyondfindError(f"{where}: article {row['id']!r} has no 'text' string")
     ents = row.get("entities") or []
+    if not isinstance(ents, list):
+        raise BeyondfindError(f"{where}: 'entities' must be a list of objects")
+    for e in ents:
+        if isinstance(e, dict) and not isinstance(e.get("mentions", []), list):
+            raise BeyondfindError(f"{where}: 'mentions' of entity {e.get('name')!r} must be a list")
     names = tuple(e["name"] for e in ents if isinstance(e, dict) and e.get("name"))
     aliases = {e["name"]: tuple(m["text"] for m in e.get("mentions", []) if isinstance(m, dict) and m.get("text"))
                for e in ents if isinstance(e, dict) and e.get("name")}
@@ -41,7 +46,7 @@ def article_from_json(row: dict, where: str) -> Article:
 def read_thread(path: str | Path, warn=lambda msg: print(msg, file=sys.stderr)) -> list[Article]:
     """All articles of a JSONL thread file (file order). Bad JSON: an error naming the line."""
     p = Path(path)
-    text = read_input_file(p).decode("utf-8", errors="replace")
+    text = decode_text(read_input_file(p), str(p))
     articles, seen = [], set()
     for n, row in iter_jsonl(text, str(p)):
         a = article_from_json(row, f"{p}:{n}")
@@ -51,6 +56,8 @@ def read_thread(path: str | Path, warn=lambda msg: print(msg, file=sys.stderr)) 
         if a.date is None:
             warn(f"warning: {p}:{n}: article {a.id!r} has no usable date; kept in file order")
         articles.append(a)
+    if not articles:
+        raise BeyondfindError(f"{p}: no articles (the file is empty); give one JSON object per line")
     return articles
 
 

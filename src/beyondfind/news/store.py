@@ -13,7 +13,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from .. import BeyondfindError
+from .. import BeyondfindError, NotFoundError, validate
+from ..sqlite import write_transaction
 from .identity import acronym, is_acronym, normalize, words
 from .model import FEATURES, ArticleAnnotation, EntityStats
 
@@ -98,11 +99,12 @@ class ThreadStore:
 
     # --- threads and articles --------------------------------------------------------------
     def thread_id(self, name: str, create: bool = False) -> int:
+        name = validate.thread_name(name)
         row = self.conn.execute("SELECT id FROM news_threads WHERE name = ?", (name,)).fetchone()
         if row:
             return row[0]
         if not create:
-            raise BeyondfindError(f"no news thread {name!r}; create it by adding an article with `beyondfind news add`")
+            raise NotFoundError(f"no news thread {name!r}; create it by adding an article with `beyondfind news add`")
         return self.conn.execute("INSERT INTO news_threads (name) VALUES (?)", (name,)).lastrowid
 
     def threads(self) -> list[tuple[str, int]]:
@@ -118,7 +120,7 @@ class ThreadStore:
         row = self.conn.execute("SELECT date, title, text, sort_key FROM news_articles WHERE thread_id = ? AND "
                                 "article_id = ?", (thread, article_id)).fetchone()
         if row is None:
-            raise BeyondfindError(f"no article {article_id!r} in this thread; list them with `beyondfind news show`")
+            raise NotFoundError(f"no article {article_id!r} in this thread; list them with `beyondfind news show`")
         return row
 
     def has_article(self, thread: int, article_id: str) -> bool:
@@ -183,33 +185,32 @@ class ThreadStore:
     def add(self, thread_name: str, ann: ArticleAnnotation, replace: bool = False) -> str:
         """Add an annotated article to the thread in one transaction; returns its sort key."""
         a = ann.article
-        self.conn.execute("BEGIN IMMEDIATE")
         try:
-            thread = self.thread_id(thread_name, create=True)
-            if self.has_article(thread, a.id):
-                if not replace:
-                    raise BeyondfindError(f"article {a.id!r} is already in thread {thread_name!r}; "
-                                          "use --replace to replace it")
-                for table in ("news_articles", "news_mentions", "news_cooc"):
-                    self.conn.execute(f"DELETE FROM {table} WHERE thread_id = ? AND article_id = ?", (thread, a.id))
-            date = a.date or self.last_date(thread)
-            key = sort_key(date, self.next_seq(thread))
-            self.conn.execute("INSERT INTO news_articles VALUES (?, ?, ?, ?, ?, ?)",
-                              (thread, a.id, key, a.date, a.title, a.text))
-            merged = {eid: self._merge(sts) for eid, sts in self._resolve(thread, ann, create=True).items()}
-            self.conn.executemany("INSERT INTO news_mentions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                                  [(thread, a.id, eid, key, s.surface, s.count, s.subj_count, s.first_sen_len,
-                                    s.first_sen_pos) for eid, s in merged.items()])
-            pairs = set()
-            for (e1, s1), (e2, s2) in combinations(merged.items(), 2):
-                if s1.sentences & s2.sentences:
-                    pairs.add((e1, e2))
-                    pairs.add((e2, e1))
-            self.conn.executemany("INSERT INTO news_cooc VALUES (?, ?, ?, ?, ?)",
-                                  [(thread, a.id, e1, e2, key) for e1, e2 in pairs])
-            self.conn.execute("COMMIT")
+            with write_transaction(self.conn, "news store"):
+                self._aliases.clear()   # reloaded under the write lock: other processes may have added entities
+                thread = self.thread_id(thread_name, create=True)
+                if self.has_article(thread, a.id):
+                    if not replace:
+                        raise BeyondfindError(f"article {a.id!r} is already in thread {thread_name!r}; "
+                                              "use --replace to replace it")
+                    for table in ("news_articles", "news_mentions", "news_cooc"):
+                        self.conn.execute(f"DELETE FROM {table} WHERE thread_id = ? AND article_id = ?", (thread, a.id))
+                date = a.date or self.last_date(thread)
+                key = sort_key(date, self.next_seq(thread))
+                self.conn.execute("INSERT INTO news_articles VALUES (?, ?, ?, ?, ?, ?)",
+                                  (thread, a.id, key, a.date, a.title, a.text))
+                merged = {eid: self._merge(sts) for eid, sts in self._resolve(thread, ann, create=True).items()}
+                self.conn.executemany("INSERT INTO news_mentions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                      [(thread, a.id, eid, key, s.surface, s.count, s.subj_count, s.first_sen_len,
+                                        s.first_sen_pos) for eid, s in merged.items()])
+                pairs = set()
+                for (e1, s1), (e2, s2) in combinations(merged.items(), 2):
+                    if s1.sentences & s2.sentences:
+                        pairs.add((e1, e2))
+                        pairs.add((e2, e1))
+                self.conn.executemany("INSERT INTO news_cooc VALUES (?, ?, ?, ?, ?)",
+                                      [(thread, a.id, e1, e2, key) for e1, e2 in pairs])
         except BaseException:
-            self.conn.execute("ROLLBACK")
             self._aliases.clear()  # the in-memory alias maps may hold rolled-back entities
             raise
         return key

@@ -12,7 +12,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from .. import BeyondfindError
+from .. import BeyondfindError, BusyError
 from ..books import DEFAULT_METHOD, METHODS, BookSearch, highlights, rank_passages
 from ..index import Library
 from ..index.entities import list_entities
@@ -56,8 +56,8 @@ def create_app(library: str | Path | None = None, nlp: str | None = None, max_up
     @app.exception_handler(BeyondfindError)
     async def _bf_error(_request: Request, exc: BeyondfindError):
         msg = str(exc)
-        status = 404 if msg.startswith("no ") or "does not occur" in msg else 400
-        return JSONResponse({"error": msg}, status_code=status)
+        headers = {"Retry-After": "5"} if isinstance(exc, BusyError) else None
+        return JSONResponse({"error": msg}, status_code=exc.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_request: Request, exc: RequestValidationError):
