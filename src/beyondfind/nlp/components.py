@@ -12,8 +12,6 @@
 
 from __future__ import annotations
 
-import re
-
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
