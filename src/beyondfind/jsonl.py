@@ -40,8 +40,6 @@ def iter_jsonl(text: str, name: str) -> Iterator[tuple[int, dict]]:
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
-        if n == 1:
-            line = line.lstrip("\ufeff")   # a UTF-8 byte-order mark decoded as text
         if nesting_depth(line) > MAX_DEPTH:
             raise BeyondfindError(f"{name}:{n}: JSON nested deeper than {MAX_DEPTH} levels")
         try:

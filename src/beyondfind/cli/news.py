@@ -57,9 +57,6 @@ def open_store(args):
 
 
 def _print(ranking, fmt: str, top: int | None = None) -> None:
-    from .. import validate
-
-    top = validate.count(top, "--top")
     rows = [r for r in ranking if top is None or r.rank <= top]
     if fmt == "jsonl":
         print_jsonl(r.to_dict() for r in rows)

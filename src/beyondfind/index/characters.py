@@ -27,7 +27,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..nlp.names import FEMALE_HONORIFICS, MALE_HONORIFICS, Name, _first_names
+from ..nlp.names import Name, _first_names, name_gender
 
 FormKey = tuple[str | None, str]   # (honorific, name words joined by spaces)
 MARRIED = frozenset({"mrs", "lady", "madam", "madame", "mme", "widow", "frau", "signora"})
@@ -100,18 +100,10 @@ class _Form:
     gender: str | None = None
 
 
-def _gender(form: _Form, female_names: frozenset[str], male_names: frozenset[str]) -> str | None:
-    h = form.honorific
-    if h in MALE_HONORIFICS:
-        return "male"
-    if h in FEMALE_HONORIFICS:
-        return "female"
-    if form.first:
-        if form.first in male_names and form.first not in female_names:
-            return "male"
-        if form.first in female_names and form.first not in male_names:
-            return "female"
-    return form.stats.pronoun_gender if form.stats.label == "PER" else None
+def _gender(form: _Form) -> str | None:
+    """From the honorific or the first name (:func:`name_gender`), else from resolved pronouns."""
+    known = name_gender(Name(form.honorific, (form.first,) if form.first else ()))
+    return known or (form.stats.pronoun_gender if form.stats.label == "PER" else None)
 
 
 def _roles(forms: list[_Form], first_names: frozenset[str]) -> None:
@@ -195,7 +187,7 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
     items = [_Form(k, k[0], tuple(k[1].split()), s) for k, s in forms.items() if k[1]]
     _roles(items, male | female)
     for f in items:
-        f.gender = _gender(f, female, male)
+        f.gender = _gender(f)
     items.sort(key=_specificity)
     by_word: dict[str, list[_Form]] = defaultdict(list)
     for f in items:
