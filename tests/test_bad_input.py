@@ -10,6 +10,8 @@ import sys
 import pytest
 from fastapi.testclient import TestClient
 
+from beyondfind import NotFoundError
+from beyondfind.books import METHODS, rank_passages
 from beyondfind.documents import parse_document
 from beyondfind.server.app import create_app
 
@@ -88,7 +90,50 @@ def test_text_decoding_by_byte_order_mark():
 def client(huck_search, nlp):
     app = create_app(huck_search.library.path, max_upload=400_000)
     app.state.beyondfind.search._nlp = nlp
-    return TestClient(app, raise_server_exceptions=False)
+    with TestClient(app, base_url="http://127.0.0.1:8000", raise_server_exceptions=False) as c:
+        yield c
+
+
+def _huck_id(client):
+    return next(d["id"] for d in client.get("/api/documents").json()["documents"] if "Huckleberry" in d["title"])
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_absent_name_is_absent_for_every_method(huck, method):
+    with pytest.raises(NotFoundError, match="does not occur"):
+        rank_passages(huck, "Alice[a-", method)
+
+
+def test_foreign_hosts_and_cross_site_writes_are_refused(client):
+    assert client.get("/api/documents", headers={"host": "evil.example"}).status_code == 400
+    assert client.get("/api/documents", headers={"host": "localhost:8000"}).status_code == 200
+    thread = {"name": "guarded"}
+    r = client.post("/api/news/threads", json=thread, headers={"origin": "http://evil.example"})
+    assert r.status_code == 403 and "cross-origin" in r.json()["error"]
+    r = client.post("/api/news/threads", json=thread, headers={"sec-fetch-site": "cross-site"})
+    assert r.status_code == 403
+    r = client.post("/api/documents", files={"file": ("x.txt", b"Mary Jane smiled.")}, headers={"origin": "null"})
+    assert r.status_code == 403
+    ok = client.post("/api/news/threads", json=thread, headers={"origin": "http://127.0.0.1:8000",
+                                                                  "sec-fetch-site": "same-origin"})
+    assert ok.status_code == 201
+
+
+def test_request_bodies_are_limited(client):
+    from beyondfind.server.app import MAX_JSON_BODY
+
+    big = b'{"id": "a", "text": "' + b"x" * (MAX_JSON_BODY + 10) + b'"}'
+    r = client.post("/api/news/threads/guarded/articles", content=big, headers={"content-type": "application/json"})
+    assert r.status_code == 413 and "larger" in r.json()["error"]
+
+    def chunks():   # no Content-Length: the limit holds while the body streams in
+        for _ in range(MAX_JSON_BODY // 65536 + 2):
+            yield b" " * 65536
+    r = client.post("/api/news/threads/guarded/articles", content=chunks(), headers={"content-type": "application/json"})
+    assert r.status_code == 413, r.text[:200]
+    r = client.post("/api/news/threads", content=b"{}", headers={"content-length": "abc",
+                                                                "content-type": "application/json"})
+    assert r.status_code == 400
 
 
 def test_bad_requests_api(client, tmp_path):

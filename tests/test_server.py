@@ -1,4 +1,5 @@
 import json
+import time
 
 import pytest
 from fastapi.testclient import TestClient
@@ -12,7 +13,18 @@ from .conftest import DATA
 def client(huck_search, nlp):
     app = create_app(huck_search.library.path, max_upload=200_000)
     app.state.beyondfind.search._nlp = nlp
-    return TestClient(app)
+    with TestClient(app, base_url="http://127.0.0.1") as c:
+        yield c
+
+
+def wait_for_job(client, job, timeout=180):
+    """Poll an indexing job as the reader page does, until it is done or failed."""
+    deadline = time.time() + timeout
+    while job["state"] in ("queued", "running"):
+        assert time.time() < deadline, job
+        time.sleep(0.3)
+        job = client.get(f"/api/jobs/{job['id']}").json()
+    return job
 
 
 def _huck_id(client):
@@ -58,16 +70,44 @@ def test_unknown_document_and_upload_limits(client):
     assert empty.status_code == 400
 
 
-def test_upload_small_document_then_rank(client):
+def test_upload_is_a_job_then_rank(client):
     body = ("Mary Jane lived in a small house by the river with her two sisters and their old uncle Peter.\n\n"
             "She was nineteen, red-headed and kind, and everybody in the town loved her dearly for it.\n")
     r = client.post("/api/documents", files={"file": ("mj.txt", body.encode(), "text/plain")})
-    assert r.status_code == 201
+    assert r.status_code == 202 and r.headers["location"] == f"/api/jobs/{r.json()['job']['id']}"
+    job = wait_for_job(client, r.json()["job"])
+    assert job["state"] == "done" and job["done"] == job["total"] == 2, job
+    doc_id = job["document_id"]
     again = client.post("/api/documents", files={"file": ("mj.txt", body.encode(), "text/plain")})
-    assert again.status_code == 200 and again.json()["new"] is False
-    doc_id = r.json()["document"]["id"]
+    assert again.status_code == 200 and again.json()["new"] is False and again.json()["document"]["id"] == doc_id
     res = client.get(f"/api/documents/{doc_id}/rank", params={"entity": "Mary Jane", "method": "lrm"}).json()
     assert res["results"][0]["passage"] in (0, 1)
+    # the same bytes read as another format are another document
+    html = client.post("/api/documents", files={"file": ("mj.html", body.encode(), "text/html")})
+    assert html.status_code == 202
+    html_job = wait_for_job(client, html.json()["job"])
+    assert html_job["state"] == "done" and html_job["document_id"] != doc_id
+    assert client.get(f"/api/documents/{html_job['document_id']}").json()["format"] == "html"
+    assert client.get("/api/jobs").json()["jobs"][0]["id"] == html_job["id"]
+
+
+def test_requests_answer_while_a_novel_is_indexed(client):
+    """The upload handler only queues: while a novel is annotated in the worker process, other
+    requests answer at once."""
+    novel = (DATA / "books" / "84-frankenstein.txt").read_bytes()[:190_000]
+    r = client.post("/api/documents", files={"file": ("frank.txt", novel, "text/plain")})
+    assert r.status_code == 202
+    job = r.json()["job"]
+    waits = []
+    while job["state"] in ("queued", "running"):
+        t = time.perf_counter()
+        assert client.get("/static/style.css").status_code == 200
+        assert client.get("/api/documents").status_code == 200
+        waits.append(time.perf_counter() - t)
+        job = client.get(f"/api/jobs/{job['id']}").json()
+        time.sleep(0.2)
+    assert job["state"] == "done", job
+    assert len(waits) >= 3 and max(waits) < 1.0, waits
 
 
 def test_news_endpoints(client):

@@ -55,6 +55,14 @@ def check_entity_name(entity: str) -> str:
     return entity.strip()
 
 
+def entity_occurs(book: Book, entity: str) -> bool:
+    """Whether ``entity`` is in the book at all: its exact string, a name mention agreeing with it,
+    or a mention LRM matches to it. Decided once, the same for every method, so no method answers
+    for a name another method calls absent."""
+    return bool(baselines.find(book, entity) or baselines.entity_find(book, entity)
+                or lrm.rank(book, parse_name(entity), LRMSettings()))
+
+
 def run_method(book: Book, entity: str, method: str, settings: LRMSettings = LRMSettings(),
                explain: bool = False) -> list[Scored]:
     """Candidates of ``method`` for ``entity``, best first."""
@@ -93,11 +101,11 @@ def rank_passages(book: Book, entity: str, method: str = DEFAULT_METHOD, top: in
     entity = check_entity_name(entity)
     top = validate.count(top, "top")
     before = validate.offset(before, "before")
-    scored = run_method(book, entity, method, settings, explain)
-    if not scored and method != "find" and not baselines.find(book, entity):
+    if not entity_occurs(book, entity):
         suggestions = closest_names(book, entity)
         raise NotFoundError(f"{entity!r} does not occur in {book.document.name}; closest names: "
-                              + (", ".join(suggestions) if suggestions else "(none)"))
+                            + (", ".join(suggestions) if suggestions else "(none)"))
+    scored = run_method(book, entity, method, settings, explain)
     if before is not None:
         scored = [s for s in scored if book.passages[s.passage].end <= before]
     if top is not None:

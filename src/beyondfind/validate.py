@@ -28,10 +28,10 @@ def offset(value: int | None, what: str) -> int | None:
     return value
 
 
-def document_id(value: int) -> int:
-    """A library document id (positive, within SQLite's integer range)."""
+def document_id(value: int, what: str = "document") -> int:
+    """A library row id such as a document's or a job's (positive, within SQLite's integer range)."""
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SQL_INT:
-        raise NotFoundError(f"no document {value}: document ids are whole numbers from 1 to {MAX_SQL_INT}")
+        raise NotFoundError(f"no {what} {value}: {what} ids are whole numbers from 1 to {MAX_SQL_INT}")
     return value
 
 

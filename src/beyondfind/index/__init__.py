@@ -10,7 +10,12 @@ from .annotate import ANNOTATOR_VERSION, annotate_document
 from .book import Book
 from .store import DocumentInfo, Library, default_library_path
 
-__all__ = ["Book", "DocumentInfo", "Library", "annotate_document", "default_library_path", "index_document"]
+__all__ = ["Book", "DocumentInfo", "Library", "annotate_document", "default_library_path", "index_document", "up_to_date"]
+
+
+def up_to_date(info: DocumentInfo) -> bool:
+    """Whether a stored document was annotated by this beyondfind's annotator (else it is redone)."""
+    return info.pipeline.endswith(f"+a{ANNOTATOR_VERSION}")
 
 
 def index_document(library: Library, source: str | Path | Document, nlp_loader: Callable[[], object],
@@ -21,8 +26,8 @@ def index_document(library: Library, source: str | Path | Document, nlp_loader: 
     annotation is needed, so re-indexing an unchanged file loads no model.
     """
     document = source if isinstance(source, Document) else load_document(source)
-    known = library.find(document.sha256)
-    if known is not None and known.pipeline.endswith(f"+a{ANNOTATOR_VERSION}"):
+    known = library.find(document.sha256, document.format)
+    if known is not None and up_to_date(known):
         return known.id, False
     progress = progress_factory(len(document.passages), document.name) if progress_factory else None
     annotations = annotate_document(document, nlp_loader(), progress=progress)

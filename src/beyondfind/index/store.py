@@ -15,15 +15,17 @@ from ..documents import Document, Passage
 from ..sqlite import connect, write_transaction
 from .records import Annotations, Mention, Pronoun, Sentence, Verb
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2   # 2: a document is its bytes *and* its format (the same bytes as .txt and .html differ)
 NARRATOR_SEPARATOR = "|"
+
+_DOCUMENTS_V2 = """CREATE TABLE IF NOT EXISTS documents (
+    id INTEGER PRIMARY KEY, sha256 TEXT NOT NULL, name TEXT NOT NULL, format TEXT NOT NULL,
+    title TEXT, text TEXT NOT NULL, narrator TEXT, pipeline TEXT NOT NULL,
+    added_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP, narrators TEXT NOT NULL DEFAULT '', UNIQUE (sha256, format))"""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS documents (
-    id INTEGER PRIMARY KEY, sha256 TEXT NOT NULL UNIQUE, name TEXT NOT NULL, format TEXT NOT NULL,
-    title TEXT, text TEXT NOT NULL, narrator TEXT, pipeline TEXT NOT NULL,
-    added_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP, narrators TEXT NOT NULL DEFAULT '');
+""" + _DOCUMENTS_V2 + """;
 CREATE TABLE IF NOT EXISTS passages (
     doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE, idx INTEGER NOT NULL,
     start INTEGER NOT NULL, "end" INTEGER NOT NULL, chapter TEXT, PRIMARY KEY (doc_id, idx));
@@ -44,6 +46,10 @@ CREATE TABLE IF NOT EXISTS verbs (
     doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
     passage INTEGER NOT NULL, sentence INTEGER NOT NULL, lemma TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS verbs_doc ON verbs(doc_id);
+CREATE TABLE IF NOT EXISTS index_jobs (
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL, format TEXT NOT NULL, sha256 TEXT NOT NULL, data BLOB,
+    state TEXT NOT NULL, done INTEGER NOT NULL DEFAULT 0, total INTEGER NOT NULL DEFAULT 0, document_id INTEGER,
+    error TEXT, created_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP, updated_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP);
 """
 
 
@@ -77,15 +83,14 @@ class Library:
         try:
             self.conn = connect(self.path)
             self.conn.executescript(SCHEMA)
-            columns = {r[1] for r in self.conn.execute("PRAGMA table_info(documents)")}
-            if "narrators" not in columns:   # libraries written by beyondfind 0.1
-                self.conn.execute("ALTER TABLE documents ADD COLUMN narrators TEXT NOT NULL DEFAULT ''")
             row = self.conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
             if row is None:
                 self.conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+            elif int(row[0]) == 1:
+                _migrate_1_to_2(self.conn, str(self.path))
             elif int(row[0]) != SCHEMA_VERSION:
                 raise BeyondfindError(f"library {self.path} has schema {row[0]}, this beyondfind needs "
-                                      f"{SCHEMA_VERSION}; choose another --library file")
+                                      f"{SCHEMA_VERSION}; upgrade beyondfind or choose another --library file")
         except sqlite3.DatabaseError as exc:
             raise BeyondfindError(f"library {self.path} is not a usable SQLite file ({exc}); "
                                   "choose another --library file") from None
@@ -103,8 +108,9 @@ class Library:
         return write_transaction(self.conn, f"library {self.path}")
 
     # --- documents -------------------------------------------------------------------------
-    def find(self, sha256: str) -> DocumentInfo | None:
-        row = self.conn.execute(_INFO_SQL + " WHERE d.sha256 = ?", (sha256,)).fetchone()
+    def find(self, sha256: str, format: str) -> DocumentInfo | None:
+        """The stored document read from these bytes (``sha256``) as ``format``, if any."""
+        row = self.conn.execute(_INFO_SQL + " WHERE d.sha256 = ? AND d.format = ?", (sha256, format)).fetchone()
         return DocumentInfo(*row) if row else None
 
     def get(self, doc_id: int) -> DocumentInfo:
@@ -126,7 +132,8 @@ class Library:
         """Store ``document`` with its annotations in one transaction; returns its id. If another
         process stored the same content meanwhile, its copy is kept and its id returned."""
         with self.transaction() as c:
-            row = c.execute("SELECT id, pipeline FROM documents WHERE sha256 = ?", (document.sha256,)).fetchone()
+            row = c.execute("SELECT id, pipeline FROM documents WHERE sha256 = ? AND format = ?",
+                            (document.sha256, document.format)).fetchone()
             if row and row[1] == ann.pipeline:
                 return row[0]
             if row:   # annotated by an older beyondfind: replace it, keeping its id
@@ -176,6 +183,26 @@ class Library:
         document = Document(name, fmt, text, passages, sha, title)
         return document, Annotations(sentences, mentions, pronouns, verbs, narrator, pipeline,
                                      tuple(n for n in narrators.split(NARRATOR_SEPARATOR) if n))
+
+
+def _migrate_1_to_2(conn: sqlite3.Connection, where: str) -> None:
+    """Schema 1 → 2: documents are unique by (sha256, format), not sha256 alone; 0.1 libraries
+    also lack the ``narrators`` column. SQLite cannot drop a constraint, so the table is rebuilt
+    (foreign keys off, so the passages and annotations that reference it are kept)."""
+    columns = {r[1] for r in conn.execute("PRAGMA table_info(documents)")}
+    narrators = "narrators" if "narrators" in columns else "''"
+    conn.execute("PRAGMA foreign_keys = OFF")
+    try:
+        with write_transaction(conn, f"library {where}"):
+            conn.execute(_DOCUMENTS_V2.replace("CREATE TABLE IF NOT EXISTS documents", "CREATE TABLE documents_v2"))
+            conn.execute("INSERT INTO documents_v2 (id, sha256, name, format, title, text, narrator, pipeline, added_at, "
+                         f"narrators) SELECT id, sha256, name, format, title, text, narrator, pipeline, added_at, "
+                         f"{narrators} FROM documents")
+            conn.execute("DROP TABLE documents")
+            conn.execute("ALTER TABLE documents_v2 RENAME TO documents")
+            conn.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+    finally:
+        conn.execute("PRAGMA foreign_keys = ON")
 
 
 _INFO_SQL = ("SELECT d.id, d.sha256, d.name, d.format, d.title, "

@@ -2,9 +2,10 @@
 
 Errors are JSON ``{"error": message}``; user mistakes are 4xx, never 500. One lock serialises
 library access (SQLite connection and the book cache); ranking results are cached per query.
+Uploads are indexing jobs (``202`` + a job to poll): NLP runs in a worker process
+(:mod:`.worker`), never in a request. Every request first passes :mod:`.guards` (allowed hosts,
+same-origin writes, body size).
 """
-
-
 
 import threading
 from contextlib import contextmanager
@@ -19,6 +20,9 @@ from ..index.entities import list_entities
 
 STATIC = Path(__file__).parent.parent / "web" / "static"
 DEFAULT_MAX_UPLOAD = 50 * 1024 * 1024
+MAX_JSON_BODY = 2 * 1024 * 1024
+"""Largest JSON request body (a news article); Wikinews articles are 2–30 kB."""
+MULTIPART_OVERHEAD = 64 * 1024
 
 
 def _fastapi():
@@ -30,17 +34,31 @@ def _fastapi():
 
 class _State:
     def __init__(self, library_path, nlp_name, max_upload):
+        from ..index.jobs import JobQueue
+        from ..news.store import ThreadStore
+        from .worker import IndexWorker
+
         self.search = BookSearch(Library(library_path), nlp_name=nlp_name)
         self.lock = threading.RLock()
         self.max_upload = max_upload
         self.rank_cache: OrderedDict = OrderedDict()
-        from ..news.store import ThreadStore
-
         self.news = ThreadStore(self.search.library.conn)
+        self.jobs = JobQueue(self.search.library)
+        self.worker = IndexWorker(self.search.library.path, nlp_name)
+
+    def body_limit(self, method: str, path: str) -> int:
+        if method == "POST" and path == "/api/documents":
+            return self.max_upload + MULTIPART_OVERHEAD
+        return MAX_JSON_BODY
 
 
-def create_app(library: str | Path | None = None, nlp: str | None = None, max_upload: int = DEFAULT_MAX_UPLOAD):
+def create_app(library: str | Path | None = None, nlp: str | None = None, max_upload: int = DEFAULT_MAX_UPLOAD,
+               allowed_hosts: tuple[str, ...] | None = None):
+    """The FastAPI app over the library at ``library``. ``allowed_hosts``: host names the server
+    answers to (default: loopback names; ``"*"`` for any)."""
     _fastapi()
+    from contextlib import asynccontextmanager
+
     from fastapi import FastAPI, File, Query, Request, UploadFile
     from fastapi.exceptions import RequestValidationError
     from fastapi.responses import FileResponse, JSONResponse
@@ -48,10 +66,22 @@ def create_app(library: str | Path | None = None, nlp: str | None = None, max_up
     from pydantic import BaseModel
     from starlette.exceptions import HTTPException as StarletteHTTPException
 
+    from ..documents import parse_document
+    from ..index import up_to_date
+    from .guards import LOOPBACK_HOSTS, RequestGuard
+
     state = _State(library, nlp, max_upload)
-    app = FastAPI(title="beyondfind", version="0.1.0",
+
+    @asynccontextmanager
+    async def lifespan(_app):
+        state.worker.resume()   # uploads queued or running when the server last stopped
+        yield
+        state.worker.close()
+
+    app = FastAPI(title="beyondfind", version="0.2.0", lifespan=lifespan,
                   description="Entity-centric search: passages that describe a character; entities that summarise news.")
     app.state.beyondfind = state
+    app.add_middleware(RequestGuard, allowed_hosts=allowed_hosts or LOOPBACK_HOSTS, body_limit=state.body_limit)
 
     @app.exception_handler(BeyondfindError)
     async def _bf_error(_request: Request, exc: BeyondfindError):
@@ -78,17 +108,34 @@ def create_app(library: str | Path | None = None, nlp: str | None = None, max_up
         with state.lock:
             return {"documents": [doc_info(d) for d in state.search.library.documents()]}
 
-    @app.post("/api/documents", summary="Upload and index a document (multipart)", status_code=201)
-    async def upload(file: UploadFile = File(...)):
-        data = await file.read(state.max_upload + 1)
+    @app.post("/api/documents", status_code=202, summary="Upload a document (multipart): 202 and an indexing "
+              "job to poll, or 200 and the document if the same file is already indexed")
+    def upload(file: UploadFile = File(...)):
+        data = file.file.read(state.max_upload + 1)
         if len(data) > state.max_upload:
             return JSONResponse({"error": f"file larger than {state.max_upload // (1024 * 1024)} MB"}, status_code=413)
         if not data:
             raise BeyondfindError("empty upload; send a document file")
+        document = parse_document(data, file.filename or "upload.txt")   # bad files fail here, with 400
         with state.lock:
-            doc_id, new = state.search.index_bytes(data, file.filename or "upload.txt")
-            return JSONResponse({"document": doc_info(state.search.library.get(doc_id)), "new": new},
-                                status_code=201 if new else 200)
+            known = state.search.library.find(document.sha256, document.format)
+            if known is not None and up_to_date(known):
+                return JSONResponse({"document": doc_info(known), "new": False}, status_code=200)
+            job, new = state.jobs.submit(document, data)
+        if new:
+            state.worker.submit(job.id)
+        return JSONResponse({"job": job.to_dict(), "new": True}, status_code=202,
+                            headers={"Location": f"/api/jobs/{job.id}"})
+
+    @app.get("/api/jobs", summary="Recent indexing jobs, newest first")
+    def jobs(limit: int = Query(20, ge=1, le=200)):
+        with state.lock:
+            return {"jobs": [j.to_dict() for j in state.jobs.recent(limit)]}
+
+    @app.get("/api/jobs/{job_id}", summary="An indexing job: state (queued, running, done, failed) and progress")
+    def job(job_id: int):
+        with state.lock:
+            return state.jobs.get(job_id).to_dict()
 
     @app.get("/api/documents/{doc_id}", summary="Document metadata and chapters")
     def document(doc_id: int):

@@ -39,19 +39,50 @@ async function showLibrary() {
       " ", el("span", { className: "muted" }, `${d.passages} passages · ${d.format}`)));
   }
   const input = el("input", { type: "file", id: "upload-file", accept: ".txt,.epub,.html,.htm,.md,.csv,.jsonl" });
-  const msg = el("span", { className: "muted" });
+  const msg = el("span", { className: "muted", id: "upload-status" });
   const upload = el("form", { className: "upload", onsubmit: async (e) => {
     e.preventDefault();
     if (!input.files.length) return;
     const form = new FormData();
     form.append("file", input.files[0]);
-    msg.textContent = "Indexing… (a novel takes about half a minute)";
+    msg.className = "muted";
+    msg.textContent = "Uploading…";
     try {
-      const { document: d } = await api("/api/documents", { method: "POST", body: form });
-      location.hash = `#/doc/${d.id}`;
+      const res = await api("/api/documents", { method: "POST", body: form });
+      const id = res.document ? res.document.id : await followJob(res.job, msg);
+      location.hash = `#/doc/${id}`;
     } catch (err) { msg.textContent = err.message; msg.className = "error"; }
   } }, "Add a document: ", input, " ", el("button", { type: "submit" }, "Upload"), " ", msg);
   view.append(list, upload);
+  // uploads still being indexed (e.g. started before a reload) show their progress here too
+  const { jobs } = await api("/api/jobs?limit=10");
+  const pending = jobs.filter((j) => j.state === "queued" || j.state === "running");
+  if (pending.length) {
+    const box = el("ul", { className: "jobs" });
+    for (const j of pending) {
+      const line = el("span", { className: "muted" });
+      box.append(el("li", {}, line));
+      followJob(j, line).then(() => showLibrary(), () => {});
+    }
+    view.append(box);
+  }
+}
+
+function jobText(job) {
+  if (job.state === "queued") return `${job.name}: waiting to be indexed…`;
+  const pct = job.total ? Math.floor((100 * job.done) / job.total) : 0;
+  return `Indexing ${job.name}: ${pct}% (${job.done} of ${job.total} passages)`;
+}
+
+// Poll an indexing job until it is done (resolves to the document id) or failed (rejects).
+async function followJob(job, line) {
+  for (;;) {
+    if (job.state === "done") return job.document_id;
+    if (job.state === "failed") throw new Error(job.error || "indexing failed");
+    line.textContent = jobText(job);
+    await new Promise((r) => setTimeout(r, 1000));
+    job = await api(`/api/jobs/${job.id}`);
+  }
 }
 
 // ---- reader -------------------------------------------------------------------------------
