@@ -65,6 +65,10 @@ def test_bad_arguments_cli(tmp_path, huck_search):
     good = tmp_path / "g.jsonl"
     good.write_text('{"id": "a", "date": "2020-01-01", "title": "T", "text": "General Motors said."}\n')
     _assert_clean_error(_cli("news", "rank", str(good), "--top", "-1", "--nlp", "blank"))
+    quiet = tmp_path / "q.jsonl"
+    quiet.write_text('{"id": "q", "date": "2020-01-01", "title": "t", "text": "it rained all day."}\n')
+    proc = _cli("news", "rank", str(quiet), "--nlp", "blank")
+    assert proc.returncode == 0 and "'q' has no entities" in proc.stderr   # said, not a silent exit
     for name in ("", "a/b"):
         _assert_clean_error(_cli("news", "add", "--thread", name, str(good), "--nlp", "blank",
                                  "--store", str(tmp_path / "news.sqlite")))

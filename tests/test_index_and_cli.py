@@ -5,7 +5,6 @@ import sys
 
 import pytest
 
-from beyondfind import BeyondfindError
 from beyondfind.books import rank_passages
 from beyondfind.cli.main import main
 from beyondfind.index import Library, index_document

@@ -6,7 +6,6 @@ import pytest
 from beyondfind import BeyondfindError
 from beyondfind.cli.main import main
 from beyondfind.news import add_article, rank_thread, show_article
-from beyondfind.news.annotate import annotate_article
 from beyondfind.news.combine import Combination, saturate, tune
 from beyondfind.news.identity import normalize, same_entity
 from beyondfind.news.io import read_thread

@@ -79,7 +79,12 @@ def run_rank(args) -> int:
     validate.count(args.top, "--top")
     model = combination_for(args.model)
     articles = read_thread(args.thread)
-    _print(rank_thread(articles, load_pipeline(args.nlp), model, use_gold=args.gold_entities), args.format, args.top)
+    ranking = rank_thread(articles, load_pipeline(args.nlp), model, use_gold=args.gold_entities)
+    _print(ranking, args.format, args.top)
+    ranked = {r.article_id for r in ranking}
+    for a in articles:
+        if a.id not in ranked:   # said, not silently skipped
+            print(f"note: article {a.id!r} has no entities to rank", file=sys.stderr)
     return 0
 
 

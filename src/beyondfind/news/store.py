@@ -26,6 +26,7 @@ CREATE TABLE IF NOT EXISTS news_articles (
 CREATE TABLE IF NOT EXISTS news_entities (
     thread_id INTEGER NOT NULL, id INTEGER NOT NULL, name TEXT NOT NULL, is_person INTEGER NOT NULL,
     PRIMARY KEY (thread_id, id));
+CREATE UNIQUE INDEX IF NOT EXISTS news_entities_name ON news_entities(thread_id, name);
 CREATE TABLE IF NOT EXISTS news_aliases (
     thread_id INTEGER NOT NULL, alias TEXT NOT NULL, entity_id INTEGER NOT NULL, PRIMARY KEY (thread_id, alias));
 CREATE TABLE IF NOT EXISTS news_mentions (
@@ -94,7 +95,11 @@ class ThreadStore:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
-        self.conn.executescript(SCHEMA)
+        try:
+            self.conn.executescript(SCHEMA)
+        except sqlite3.IntegrityError:   # a store written concurrently by beyondfind 0.1
+            raise BeyondfindError("this news store has duplicated entities (written by several beyondfind 0.1 "
+                                  "processes at once); re-add its threads into a new --store file") from None
         self._aliases: dict[int, _Aliases] = {}
 
     # --- threads and articles --------------------------------------------------------------

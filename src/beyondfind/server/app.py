@@ -121,9 +121,8 @@ def create_app(library: str | Path | None = None, nlp: str | None = None, max_up
             known = state.search.library.find(document.sha256, document.format)
             if known is not None and up_to_date(known):
                 return JSONResponse({"document": doc_info(known), "new": False}, status_code=200)
-            job, new = state.jobs.submit(document, data)
-        if new:
-            state.worker.submit(job.id)
+            job, _new = state.jobs.submit(document, data)
+        state.worker.wake()
         return JSONResponse({"job": job.to_dict(), "new": True}, status_code=202,
                             headers={"Location": f"/api/jobs/{job.id}"})
 

@@ -58,6 +58,7 @@ async function showLibrary() {
   const { jobs } = await api("/api/jobs?limit=10");
   const pending = jobs.filter((j) => j.state === "queued" || j.state === "running");
   if (pending.length) {
+    if (!documents.length) status.textContent = "Your upload is being indexed; it is listed here when done.";
     const box = el("ul", { className: "jobs" });
     for (const j of pending) {
       const line = el("span", { className: "muted" });
