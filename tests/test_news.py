@@ -10,6 +10,7 @@ from beyondfind.news.combine import Combination, saturate, tune
 from beyondfind.news.identity import normalize, same_entity
 from beyondfind.news.io import read_thread
 from beyondfind.news.model import Article
+from beyondfind.news.annotate import annotate_article
 from beyondfind.news.store import ThreadStore
 
 from .conftest import DATA
@@ -105,3 +106,20 @@ def test_combination_and_tuning():
     tuned = tune(q, ("F_d", "FirstSenPos"))
     from beyondfind.news.combine import mean_ap
     assert mean_ap(tuned, q) == 1.0 > mean_ap(Combination.single("F_d"), q)
+
+
+def test_news_entities_are_names_a_journalist_would_list(nlp):
+    from beyondfind.news.entities import name_runs
+
+    doc = nlp("Apple CEO Steve Jobs unveiled the iPod nano on May 5, 2006. Wal-Mart sells the Boeing 787 "
+              "Dreamliner. General Motors said on Tuesday that GM would cut 30,000 jobs. Jobs said the "
+              "iPhone 4 runs iOS 4 with a 16 GB drive.")
+    found = [m.text for m in name_runs(doc)]
+    for name in ("Apple", "Steve Jobs", "iPod", "Wal-Mart", "Boeing 787 Dreamliner", "General Motors", "GM",
+                 "iPhone 4", "iOS 4"):
+        assert name in found, (name, found)
+    assert not {"May", "Tuesday", "CEO", "Apple CEO", "GB", "30,000"} & set(found), found
+    ann = annotate_article(Article("a", None, "t", doc.text), nlp)
+    counts = {s.surface: s.count for s in ann.entities}
+    assert counts["General Motors"] == 2 and "GM" not in counts        # GM counted for General Motors
+    assert counts["Steve Jobs"] == 2 and "Jobs" not in counts          # so is the surname alone

@@ -16,10 +16,19 @@ from pathlib import Path
 from .. import BeyondfindError
 from ..news import rank_thread
 from ..news.combine import Combination, Query, mean_ap, tune
-from ..news.identity import normalize
+from ..news.identity import is_acronym, normalize, same_entity, words
 from ..news.io import read_thread
 from ..news.measures import average_precision, precision_at
 from ..news.model import FEATURE_LABELS, FEATURES
+
+
+RELEVANT = "Relevant"
+
+
+@dataclass(frozen=True)
+class EntityJudgment:
+    label: str                         # Relevant, Related, NotRelevant, NotAnEntity
+    mentions: tuple[str, ...]          # the strings the judged entity is mentioned by
 
 
 @dataclass(frozen=True)
@@ -29,12 +38,33 @@ class JudgedArticle:
     position: int                      # |H|: articles before it
     candidates: tuple[tuple[str, dict], ...]
     labels: dict[str, str]             # judged entity name → label
+    system: bool = False               # candidates are the product's own entities, not the judged ones
+
+    @property
+    def n_relevant(self) -> int:
+        return sum(1 for label in self.labels.values() if label == RELEVANT)
 
     def query(self) -> Query:
-        return [(f, self.labels.get(name) == "Relevant") for name, f in self.candidates]
+        return [(f, self.labels.get(name) == RELEVANT) for name, f in self.candidates]
+
+    def ranking(self, score) -> list[tuple[float, bool]]:
+        """(score, relevant) per candidate. For system entities a judged entity counts once: the
+        best-scored candidate matched to it; others, and unjudged candidates, are not relevant."""
+        scored = sorted(((score(f), name) for name, f in self.candidates), key=lambda x: -x[0])
+        seen: set[str] = set()
+        out = []
+        for s, name in scored:
+            relevant = self.labels.get(name) == RELEVANT and name not in seen
+            seen.add(name)
+            out.append((s, relevant))
+        return out
+
+    def average_precision(self, score) -> float:
+        return average_precision(self.ranking(score), self.n_relevant if self.system else None)
 
 
-def load_news_judgments(directory: Path) -> dict[str, dict[str, dict[str, str]]]:
+def load_news_judgments(directory: Path) -> dict[str, dict[str, dict[str, EntityJudgment]]]:
+    """thread → article id → judged entity name → judgment."""
     files = sorted(Path(directory).glob("*.jsonl"))
     if not files:
         raise BeyondfindError(f"no news judgment files (*.jsonl) in {directory}")
@@ -43,11 +73,36 @@ def load_news_judgments(directory: Path) -> dict[str, dict[str, dict[str, str]]]
         for line in f.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 r = json.loads(line)
-                out[f.stem][r["article_id"]][r["entity"]] = r["label"]
+                out[f.stem][r["article_id"]][r["entity"]] = EntityJudgment(r["label"], tuple(r.get("mentions") or ()))
     return out
 
 
-def judged_articles(thread_file: Path, labels: dict[str, dict[str, str]], nlp, use_gold: bool = True) -> list[JudgedArticle]:
+def _name_core(form: str) -> str:
+    """The name inside a mention: its words with a capital or a digit ("the recently announced
+    iPhone 4" → "iphone 4"), possessives and case dropped."""
+    return " ".join(w.lower() for w in words(form) if any(c.isupper() or c.isdigit() for c in w))
+
+
+def judged_name(surface: str, judged: dict[str, EntityJudgment]) -> str | None:
+    """The judged entity a system entity names: its normalised form equals the judged name's or
+    one of its mention strings', or the names inside them are equal, or one is the acronym of the
+    other (GM ~ General Motors)."""
+    key = normalize(surface)
+    for name, j in judged.items():
+        if any(normalize(form) == key for form in (name, *j.mentions)):
+            return name
+    core = _name_core(surface)
+    for name, j in judged.items():
+        if core and any(_name_core(form) == core for form in (name, *j.mentions)):
+            return name
+    for name, j in judged.items():
+        if any(same_entity(surface, form) for form in (name, *j.mentions) if is_acronym(surface) or is_acronym(form)):
+            return name
+    return None
+
+
+def judged_articles(thread_file: Path, judgments: dict[str, dict[str, EntityJudgment]], nlp,
+                    use_gold: bool = True) -> list[JudgedArticle]:
     articles = read_thread(thread_file, warn=lambda _m: None)
     ranked = rank_thread(articles, nlp, Combination.all_ties(), use_gold=use_gold)
     by_article: dict[str, list] = defaultdict(list)
@@ -55,24 +110,24 @@ def judged_articles(thread_file: Path, labels: dict[str, dict[str, str]], nlp, u
         by_article[r.article_id].append((r.entity, r.features))
     out = []
     for pos, a in enumerate(sorted(articles, key=lambda a: (a.date or "", 0))):
-        if a.id in labels:
+        if a.id in judgments:
+            judged = judgments[a.id]
             cands = by_article.get(a.id, [])
-            if not use_gold:  # match system entities to judged names by normalised name
-                judged = {normalize(n): n for n in labels[a.id]}
-                cands = [(judged.get(normalize(n), n), f) for n, f in cands]
-            out.append(JudgedArticle(thread_file.stem, a.id, pos, tuple(cands), labels[a.id]))
+            if not use_gold:
+                cands = [(judged_name(n, judged) or f"unjudged: {n}", f) for n, f in cands]
+            out.append(JudgedArticle(thread_file.stem, a.id, pos, tuple(cands),
+                                     {n: j.label for n, j in judged.items()}, system=not use_gold))
     return out
 
 
 def measures(model: Combination, articles: list[JudgedArticle]) -> dict[str, float]:
-    qs = [a.query() for a in articles]
-    qs = [q for q in qs if any(r for _f, r in q)]
-    if not qs:
+    arts = [a for a in articles if a.n_relevant and (a.system or any(r for _f, r in a.query()))]
+    if not arts:
         return {"P@3": 0.0, "P@5": 0.0, "MAP": 0.0, "n": 0}
-    ranked = [[(model.score(f), r) for f, r in q] for q in qs]
+    ranked = [a.ranking(model.score) for a in arts]
     return {"P@3": sum(precision_at(x, 3) for x in ranked) / len(ranked),
             "P@5": sum(precision_at(x, 5) for x in ranked) / len(ranked),
-            "MAP": sum(average_precision(x) for x in ranked) / len(ranked), "n": len(ranked)}
+            "MAP": sum(a.average_precision(model.score) for a in arts) / len(arts), "n": len(arts)}
 
 
 def configurations() -> dict[str, tuple[str, ...] | None]:
@@ -94,10 +149,13 @@ def fixed_model(name: str) -> Combination:
     return Combination.single(feature)
 
 
-def cross_validate(threads: dict[str, list[JudgedArticle]]) -> dict[str, dict[str, dict[str, float]]]:
+def cross_validate(threads: dict[str, list[JudgedArticle]],
+                   only: tuple[str, ...] | None = None) -> dict[str, dict[str, dict[str, float]]]:
     """config → thread (and "mean") → measures; tuned configs: leave-one-thread-out."""
     table: dict[str, dict[str, dict[str, float]]] = {}
     for name, feats in configurations().items():
+        if only is not None and name not in only:
+            continue
         rows = {}
         for test, arts in threads.items():
             if feats is None:

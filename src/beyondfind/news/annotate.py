@@ -1,8 +1,9 @@
 """Annotate an article: entity occurrences with sentence, subject role and counts.
 
-Candidates are the pipeline's names (``doc._.names``) or, with gold entities, the annotated names
-and mention strings found in the text. Occurrences of one entity are grouped by
-:func:`beyondfind.news.identity.normalize` within the article.
+Candidates are proper-name runs of the parse (:mod:`.entities`) or, with gold entities, the
+annotated names and mention strings found in the text. Occurrences of one entity are grouped by
+:func:`beyondfind.news.identity.normalize` within the article, then short forms join their full
+name (:func:`.entities.merge_forms`).
 """
 
 from __future__ import annotations
@@ -12,12 +13,9 @@ from bisect import bisect_right
 from collections import defaultdict
 
 from ..nlp.components import SUBJECT_DEPS
-from ..nlp.names import name_gender
+from .entities import merge_forms, name_runs
 from .identity import normalize
 from .model import Article, ArticleAnnotation, EntityStats
-
-NEWS_LABELS = frozenset({"PER", "ORG", "GPE", "LOC", "FAC", "VEH"})
-
 
 def _occurrences_gold(article: Article, text: str) -> list[tuple[str, int, int, bool]]:
     out = []
@@ -34,32 +32,6 @@ def _occurrences_gold(article: Article, text: str) -> list[tuple[str, int, int, 
     return out
 
 
-def _is_proper(tok) -> bool:
-    text = tok.text
-    if text.isupper() and 2 <= len(text) <= 6 and text.isalpha():
-        return True  # acronyms: GM, IBM
-    return tok.pos_ == "PROPN" and text[:1].isupper() and any(c.isalpha() for c in text)
-
-
-def _proper_noun_runs(doc, taken: list[tuple[int, int]]) -> list[tuple[str, int, int, bool]]:
-    """Runs of proper nouns the NER missed (the fiction-trained NER under-tags companies)."""
-    out, i = [], 0
-    while i < len(doc):
-        if not _is_proper(doc[i]):
-            i += 1
-            continue
-        j = i + 1
-        while j < len(doc) and (_is_proper(doc[j]) or (doc[j].text[:1].isupper() and doc[j].is_alpha
-                                                       and doc[j].pos_ in ("PROPN", "NOUN", "ADJ"))):
-            j += 1
-        span = doc[i:j]
-        a, b = span.start_char, span.end_char
-        if not any(x < b and a < y for x, y in taken):
-            out.append((span.text, a, b, False))
-        i = j
-    return out
-
-
 def annotate_article(article: Article, nlp, use_gold: bool = False) -> ArticleAnnotation:
     text = article.text
     doc = nlp(text)
@@ -68,17 +40,10 @@ def annotate_article(article: Article, nlp, use_gold: bool = False) -> ArticleAn
     if use_gold:
         occ = _occurrences_gold(article, text)
     else:
-        # the fiction-trained NER over-uses PER on news: a person also needs a first name or a title
-        occ = [(s.text, s.start_char, s.end_char, s.label_ == "PER" and name_gender(s._.name) is not None)
-               for s in doc._.names if s.label_ in NEWS_LABELS]
-        taken = [(a, b) for _t, a, b, _p in occ]
-        for ent in doc.ents:  # capitalised entities without a PROPN core ("General Motors" tagged ADJ NOUN)
-            if ent.label_ in NEWS_LABELS and all(t.text[:1].isupper() for t in ent if t.is_alpha) \
-                    and not any(x < ent.end_char and ent.start_char < y for x, y in taken):
-                occ.append((ent.text, ent.start_char, ent.end_char, False))
-        occ += _proper_noun_runs(doc, [(a, b) for _t, a, b, _p in occ])
+        occ = [(m.text, m.start, m.end, m.is_person) for m in name_runs(doc)]
     groups: dict[str, list] = defaultdict(list)
     surfaces: dict[str, str] = {}
+    persons: dict[str, bool] = defaultdict(bool)
     for surface, a, b, is_person in occ:
         key = normalize(surface) if not use_gold else surface
         if not key:
@@ -88,6 +53,10 @@ def annotate_article(article: Article, nlp, use_gold: bool = False) -> ArticleAn
         sent = max(0, bisect_right(sent_starts, a) - 1)
         groups[key].append((sent, subj, is_person))
         surfaces.setdefault(key, surface)
+        persons[key] |= is_person
+    if not use_gold:   # "Jobs" counts for "Steve Jobs", "GM" for "General Motors"
+        for form, owner in merge_forms({k: (surfaces[k], persons[k]) for k in groups}).items():
+            groups[owner] += groups.pop(form)
     stats = []
     for key, items in groups.items():
         first = min(s for s, _sub, _p in items)

@@ -27,9 +27,12 @@ def precision_at(ranking: list[tuple[float, bool]], k: int) -> float:
     return R / k
 
 
-def average_precision(ranking: list[tuple[float, bool]]) -> float:
-    """AP = (1/N_R) Σ_g (r_g/t_g) Σ_{i=c_{g-1}+1}^{c_g} [R_{g-1} + (i − c_{g-1} − 1)(r_g − 1)/(t_g − 1) + 1] / i."""
-    n_rel = sum(1 for _s, rel in ranking if rel)
+def average_precision(ranking: list[tuple[float, bool]], n_relevant: int | None = None) -> float:
+    """AP = (1/N_R) Σ_g (r_g/t_g) Σ_{i=c_{g-1}+1}^{c_g} [R_{g-1} + (i − c_{g-1} − 1)(r_g − 1)/(t_g − 1) + 1] / i.
+
+    ``n_relevant``: N_R when the ranking does not hold every relevant item (system entities that
+    miss judged ones: each missed item adds 0 precision, as trec_eval counts it)."""
+    n_rel = sum(1 for _s, rel in ranking if rel) if n_relevant is None else n_relevant
     if n_rel == 0:
         return 0.0
     total = 0.0

@@ -1,0 +1,154 @@
+"""Entities a journalist would list: proper names of organisations, people, products and places
+found in news text, without dates, numbers or fragments, with one article's forms of one entity
+merged (``GM`` / ``General Motors``, ``Jobs`` / ``Steve Jobs``).
+
+The book pipeline's NER is trained on fiction and tags ``Apple CEO`` or ``General Motors`` as
+persons, so news entities are read off the parse instead: maximal runs of proper tokens, where a
+proper token is a capitalised proper noun, an acronym (``GM``), a camel-case product (``iPod``,
+``MacBook``) or a model code (``A380``); a run goes on over numbers right after a name
+(``Boeing 787``, ``iPhone 4``) and over hyphens inside a word (``Wal-Mart``), and stops at job
+titles, which are not part of a name (``Apple CEO Steve Jobs`` → ``Apple`` + ``Steve Jobs``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..nlp.name_evidence import MONTHS, NATIONALITIES, WEEKDAYS
+from ..nlp.names import name_gender, parse_name
+from .identity import TITLES, acronym, is_acronym, normalize
+
+ROLE_WORDS = TITLES | frozenset({"spokesman", "spokeswoman", "spokesperson", "analyst", "founder", "co-founder",
+                                 "vice", "head", "director", "manager", "chancellor", "judge", "commissioner",
+                                 "senior", "former"})
+"""Words that precede a name without being part of it (kept when the run has nothing else)."""
+NOT_ENTITIES = MONTHS | WEEKDAYS | NATIONALITIES | frozenset(
+    "christmas easter thanksgiving year years chapter internet today yesterday tomorrow ad bc am pm".split()
+    # units and generic technology words written in capitals
+    + "gb mb kb tb ghz mhz db lcd tv cd dvd usb hd mp3 pc".split())
+FUNCTION_POS = frozenset({"DET", "PRON", "ADP", "CCONJ", "SCONJ", "AUX", "PART", "ADV", "NUM", "PUNCT"})
+_CAMEL = re.compile(r"^[a-z]{1,2}[A-Z]")          # iPod, iTunes, eBay
+_INNER_CAP = re.compile(r"^[A-Z][a-z]+[A-Z]")     # MacBook, PowerPC
+_CODE = re.compile(r"^[A-Z]+\d[\w-]*$")            # A380, B52, G5
+
+
+@dataclass(frozen=True)
+class NewsName:
+    """One name occurrence: its text and character offsets, token span and whether a person."""
+
+    text: str
+    start: int
+    end: int
+    token_start: int
+    token_end: int
+    is_person: bool
+
+
+def _proper(tok, sentence_start: bool, next_tok=None) -> bool:
+    text = tok.text
+    if not any(c.isalpha() for c in text):
+        return False
+    if _CAMEL.match(text) or _INNER_CAP.match(text) or _CODE.match(text):
+        return True
+    if text.isupper() and 2 <= len(text) <= 6 and text.isalpha():
+        return True   # acronyms: GM, IBM, UAW
+    if not text[:1].isupper():
+        return False
+    if not sentence_start:
+        return tok.pos_ in ("PROPN", "NOUN", "ADJ", "VERB", "X")
+    # a capital at a sentence start proves little: the parser must call it a proper noun, or it
+    # must begin a longer name ("General Motors cut…", "United Airlines said…")
+    if tok.pos_ == "PROPN":
+        return True
+    if tok.pos_ in FUNCTION_POS or next_tok is None:
+        return False
+    if next_tok.text in ("-", "&") and not tok.whitespace_ and not next_tok.whitespace_:   # Wal-Mart
+        after = tok.doc[next_tok.i + 1] if next_tok.i + 1 < len(tok.doc) else None
+        return after is not None and after.text[:1].isupper()
+    return _proper(next_tok, False) and next_tok.text[:1].isupper()
+
+
+def _number_like(tok) -> bool:
+    return any(c.isdigit() for c in tok.text) and tok.text[:1].isalnum()
+
+
+def _is_role(tok) -> bool:
+    return tok.text.lower().strip(".") in ROLE_WORDS
+
+
+def name_runs(doc) -> list[NewsName]:
+    """Maximal proper-name runs of a parsed article (see the module docstring)."""
+    sentence_starts = {s.start for s in doc.sents}
+    # a lone capitalised word opening a sentence that the article also writes in lower case is a
+    # common word ("Officials said…", "People …")
+    lower_words = {t.text for t in doc if t.text.islower()}
+    out: list[NewsName] = []
+    i, n = 0, len(doc)
+    while i < n:
+        tok = doc[i]
+        following = doc[i + 1] if i + 1 < n else None
+        if not _proper(tok, i in sentence_starts, following) or (_is_role(tok) and following is not None
+                                                                 and _proper(following, False)):
+            i += 1
+            continue
+        j = i + 1
+        while j < n:
+            t = doc[j]
+            if _is_role(t):
+                break
+            if _proper(t, False) or (_number_like(t) and doc[j - 1].text[:1].isalnum()):
+                j += 1
+            elif t.text in ("-", "&") and not doc[j - 1].whitespace_ and not t.whitespace_ and j + 1 < n \
+                    and (_proper(doc[j + 1], False) or _number_like(doc[j + 1])):
+                j += 2   # Wal-Mart, 777-200LR, AT&T
+            else:
+                break
+        span = doc[i:j]
+        if not (j == i + 1 and i in sentence_starts and tok.text.lower() in lower_words):
+            out.append(NewsName(span.text, span.start_char, span.end_char, i, j, _looks_like_person(span.text)))
+        i = j
+    return [m for m in out if is_news_entity(m.text)]
+
+
+def _looks_like_person(text: str) -> bool:
+    """Two or more words starting with a known first name (Steve Jobs, Mary Barra)."""
+    words = text.split()
+    return len(words) >= 2 and name_gender(parse_name(text)) is not None and not is_acronym(words[0])
+
+
+def is_news_entity(surface: str) -> bool:
+    """False for dates, numbers, single letters and words that are never entities for ranking."""
+    words = normalize(surface).split()
+    if not words or not any(any(c.isalpha() for c in w) for w in words):
+        return False
+    if len(words) == 1 and len(words[0]) == 1:
+        return False
+    if all(w in ROLE_WORDS or w == "officer" for w in words):   # "CEO", "Chief Executive Officer"
+        return False
+    return not all(w in NOT_ENTITIES or w.isdigit() for w in words)
+
+
+def merge_forms(forms: dict[str, tuple[str, bool]]) -> dict[str, str]:
+    """Normalised form → the form it belongs to within one article. ``forms``: normalised form →
+    (a surface of it, is_person).
+
+    A plural joins its singular ("dreamliners" → "dreamliner"); a surname alone joins the
+    person's full name ("jobs" → "steve jobs"); an acronym joins the name it abbreviates ("gm" →
+    "general motors"); each only when exactly one form fits."""
+    target: dict[str, str] = {}
+    persons = [f for f, (_s, p) in forms.items() if p and len(f.split()) >= 2]
+    for form, (surface, _p) in forms.items():
+        if form.endswith("s") and form[:-1] in forms:   # "Dreamliners" with "Dreamliner"
+            target[form] = form[:-1]
+            continue
+        if len(form.split()) != 1:
+            continue
+        owners = [p for p in persons if p.split()[-1] == form]
+        if len(owners) == 1:
+            target[form] = owners[0]
+        elif is_acronym(surface):
+            expansions = [f for f, (s, _p) in forms.items() if f != form and acronym(s) == form]
+            if len(expansions) == 1:
+                target[form] = expansions[0]
+    return target
