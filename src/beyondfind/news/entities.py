@@ -83,6 +83,7 @@ def name_runs(doc) -> list[NewsName]:
     # a lone capitalised word opening a sentence that the article also writes in lower case is a
     # common word ("Officials said…", "People …")
     lower_words = {t.text for t in doc if t.text.islower()}
+    doubtful: set[int] = set()
     out: list[NewsName] = []
     i, n = 0, len(doc)
     while i < n:
@@ -105,10 +106,12 @@ def name_runs(doc) -> list[NewsName]:
             else:
                 break
         span = doc[i:j]
-        if not (j == i + 1 and i in sentence_starts and tok.text.lower() in lower_words):
-            out.append(NewsName(span.text, span.start_char, span.end_char, i, j, _looks_like_person(span.text)))
+        out.append(NewsName(span.text, span.start_char, span.end_char, i, j, _looks_like_person(span.text)))
+        if j == i + 1 and i in sentence_starts and tok.text.lower() in lower_words:
+            doubtful.add(len(out) - 1)
         i = j
-    return [m for m in out if is_news_entity(m.text)]
+    surnames = {m.text.split()[-1] for m in out if len(m.text.split()) > 1}   # "Jobs" of "Steve Jobs" stays
+    return [m for k, m in enumerate(out) if is_news_entity(m.text) and (k not in doubtful or m.text in surnames)]
 
 
 def _looks_like_person(text: str) -> bool:
