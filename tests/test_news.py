@@ -119,6 +119,11 @@ def test_news_entities_are_names_a_journalist_would_list(nlp):
                  "iPhone 4", "iOS 4"):
         assert name in found, (name, found)
     assert not {"May", "Tuesday", "CEO", "Apple CEO", "GB", "30,000"} & set(found), found
+    ford = nlp("William Clay Ford Jr. leads Ford Motor Company. Ford cut jobs, Canadian and US$4.8 billion.")
+    ann = annotate_article(Article("f", None, "t", ford.text), nlp)
+    assert {s.surface for s in ann.entities} >= {"Ford Motor Company", "William Clay Ford Jr."}
+    assert not {"Canadian", "US$4.8"} & {s.surface for s in ann.entities}
+    assert next(s.count for s in ann.entities if s.surface == "Ford Motor Company") == 2   # Ford: the company
     ann = annotate_article(Article("a", None, "t", doc.text), nlp)
     counts = {s.surface: s.count for s in ann.entities}
     assert counts["General Motors"] == 2 and "GM" not in counts        # GM counted for General Motors

@@ -14,7 +14,7 @@ from collections import defaultdict
 
 from ..nlp.components import SUBJECT_DEPS
 from .entities import merge_forms, name_runs
-from .identity import normalize
+from .identity import normalize, words
 from .model import Article, ArticleAnnotation, EntityStats
 
 def _occurrences_gold(article: Article, text: str) -> list[tuple[str, int, int, bool]]:
@@ -44,6 +44,7 @@ def annotate_article(article: Article, nlp, use_gold: bool = False) -> ArticleAn
     groups: dict[str, list] = defaultdict(list)
     surfaces: dict[str, str] = {}
     persons: dict[str, bool] = defaultdict(bool)
+    companies: dict[str, bool] = defaultdict(bool)
     for surface, a, b, is_person in occ:
         key = normalize(surface) if not use_gold else surface
         if not key:
@@ -54,8 +55,9 @@ def annotate_article(article: Article, nlp, use_gold: bool = False) -> ArticleAn
         groups[key].append((sent, subj, is_person))
         surfaces.setdefault(key, surface)
         persons[key] |= is_person
+        companies[key] |= len(words(surface)) > len(key.split())
     if not use_gold:   # "Jobs" counts for "Steve Jobs", "GM" for "General Motors"
-        for form, owner in merge_forms({k: (surfaces[k], persons[k]) for k in groups}).items():
+        for form, owner in merge_forms({k: (surfaces[k], persons[k], companies[k]) for k in groups}).items():
             groups[owner] += groups.pop(form)
     stats = []
     for key, items in groups.items():

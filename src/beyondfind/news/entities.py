@@ -27,6 +27,7 @@ NOT_ENTITIES = MONTHS | WEEKDAYS | NATIONALITIES | frozenset(
     "christmas easter thanksgiving year years chapter internet today yesterday tomorrow ad bc am pm".split()
     # units and generic technology words written in capitals
     + "gb mb kb tb ghz mhz db lcd tv cd dvd usb hd mp3 pc".split())
+CURRENCY = frozenset("$€£¥#")
 FUNCTION_POS = frozenset({"DET", "PRON", "ADP", "CCONJ", "SCONJ", "AUX", "PART", "ADV", "NUM", "PUNCT"})
 _CAMEL = re.compile(r"^[a-z]{1,2}[A-Z]")          # iPod, iTunes, eBay
 _INNER_CAP = re.compile(r"^[A-Z][a-z]+[A-Z]")     # MacBook, PowerPC
@@ -47,7 +48,7 @@ class NewsName:
 
 def _proper(tok, sentence_start: bool, next_tok=None) -> bool:
     text = tok.text
-    if not any(c.isalpha() for c in text):
+    if not any(c.isalpha() for c in text) or any(c in CURRENCY for c in text):   # US$4.8
         return False
     if _CAMEL.match(text) or _INNER_CAP.match(text) or _CODE.match(text):
         return True
@@ -106,6 +107,9 @@ def name_runs(doc) -> list[NewsName]:
             else:
                 break
         span = doc[i:j]
+        if all(t.pos_ == "ADJ" for t in span):   # "Canadian", "North American": adjectives, not entities
+            i = j
+            continue
         out.append(NewsName(span.text, span.start_char, span.end_char, i, j, _looks_like_person(span.text)))
         if j == i + 1 and i in sentence_starts and tok.text.lower() in lower_words:
             doubtful.add(len(out) - 1)
@@ -132,26 +136,27 @@ def is_news_entity(surface: str) -> bool:
     return not all(w in NOT_ENTITIES or w.isdigit() for w in words)
 
 
-def merge_forms(forms: dict[str, tuple[str, bool]]) -> dict[str, str]:
+def merge_forms(forms: dict[str, tuple[str, bool, bool]]) -> dict[str, str]:
     """Normalised form → the form it belongs to within one article. ``forms``: normalised form →
-    (a surface of it, is_person).
+    (a surface of it, is_person, is_company: some surface had a corporate word, "Ford Motor Co.").
 
     A plural joins its singular ("dreamliners" → "dreamliner"); a surname alone joins the
-    person's full name ("jobs" → "steve jobs"); an acronym joins the name it abbreviates ("gm" →
-    "general motors"); each only when exactly one form fits."""
+    person's full name ("jobs" → "steve jobs") unless the form is also a company ("Ford" with
+    "William Clay Ford" and "Ford Motor Company"); an acronym joins the name it abbreviates
+    ("gm" → "general motors"); each only when exactly one form fits."""
     target: dict[str, str] = {}
-    persons = [f for f, (_s, p) in forms.items() if p and len(f.split()) >= 2]
-    for form, (surface, _p) in forms.items():
+    persons = [f for f, (_s, p, _c) in forms.items() if p and len(f.split()) >= 2]
+    for form, (surface, _p, company) in forms.items():
         if form.endswith("s") and form[:-1] in forms:   # "Dreamliners" with "Dreamliner"
             target[form] = form[:-1]
             continue
         if len(form.split()) != 1:
             continue
         owners = [p for p in persons if p.split()[-1] == form]
-        if len(owners) == 1:
+        if len(owners) == 1 and not company:
             target[form] = owners[0]
         elif is_acronym(surface):
-            expansions = [f for f, (s, _p) in forms.items() if f != form and acronym(s) == form]
+            expansions = [f for f, (s, _p, _c) in forms.items() if f != form and acronym(s) == form]
             if len(expansions) == 1:
                 target[form] = expansions[0]
     return target
