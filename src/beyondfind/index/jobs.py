@@ -135,8 +135,9 @@ class JobQueue:
 
     def finish(self, job_id: int, document_id: int) -> None:
         """Done: the bytes are dropped, the library holds the document now."""
-        self._set(job_id, state=JobState.DONE.value, document_id=document_id, data=None)
-        self.conn.execute("UPDATE index_jobs SET done = total WHERE id = ?", (job_id,))
+        with self.library.transaction() as c:
+            c.execute("UPDATE index_jobs SET state = ?, document_id = ?, data = NULL, done = total, "
+                      "updated_at = CURRENT_TIMESTAMP WHERE id = ?", (JobState.DONE.value, document_id, job_id))
 
     def fail(self, job_id: int, error: str) -> None:
         self._set(job_id, state=JobState.FAILED.value, error=error, data=None)

@@ -50,10 +50,10 @@ class RequestGuard:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
-        refusal = self._refusal(scope["method"], scope["path"], headers)
+        limit = self.body_limit(scope["method"], scope["path"])
+        refusal = self._refusal(scope["method"], headers, limit)
         if refusal is not None:
             return await _error(send, *refusal)
-        limit = self.body_limit(scope["method"], scope["path"])
         received = 0
         started = False
 
@@ -78,7 +78,7 @@ class RequestGuard:
             if not started:
                 await _error(send, 413, _too_large(limit))
 
-    def _refusal(self, method: str, path: str, headers: dict[str, str]) -> tuple[int, str] | None:
+    def _refusal(self, method: str, headers: dict[str, str], limit: int) -> tuple[int, str] | None:
         host = headers.get("host", "")
         if "*" not in self.allowed and _host_name(host) not in self.allowed:
             return 400, (f"host {host[:100]!r} is not served here; start the server with --allowed-host "
@@ -91,7 +91,6 @@ class RequestGuard:
                 return 403, f"cross-site {method} refused; use the page served by this server"
         length = headers.get("content-length")
         if length is not None:
-            limit = self.body_limit(method, path)
             if not length.isdigit():
                 return 400, f"invalid Content-Length {length[:40]!r}"
             if int(length) > limit:
