@@ -36,13 +36,11 @@ _CODE = re.compile(r"^[A-Z]+\d[\w-]*$")            # A380, B52, G5
 
 @dataclass(frozen=True)
 class NewsName:
-    """One name occurrence: its text and character offsets, token span and whether a person."""
+    """One name occurrence: its text, character offsets and whether a person."""
 
     text: str
     start: int
     end: int
-    token_start: int
-    token_end: int
     is_person: bool
 
 
@@ -110,7 +108,7 @@ def name_runs(doc) -> list[NewsName]:
         if all(t.pos_ == "ADJ" for t in span):   # "Canadian", "North American": adjectives, not entities
             i = j
             continue
-        out.append(NewsName(span.text, span.start_char, span.end_char, i, j, _looks_like_person(span.text)))
+        out.append(NewsName(span.text, span.start_char, span.end_char, _looks_like_person(span.text)))
         if j == i + 1 and i in sentence_starts and tok.text.lower() in lower_words:
             doubtful.add(len(out) - 1)
         i = j
