@@ -1,7 +1,12 @@
 """``beyondfind nlp evaluate``: measure the pipeline on held-out data.
 
 * NER: LitBank test files (split in :mod:`.training.corpora`), outermost entities, exact span
-  match; per-type and micro precision/recall/F1.
+  match; per-type and micro precision/recall/F1; and **proper-name PER**: the PER spans (gold and
+  predicted) that are names (:func:`is_proper_name`: capitalised words, no leading determiner or
+  possessive), the part of NER that builds character lists.
+* Names in news and web text: UNER English EWT **test**, PER/ORG/LOC exact match; predicted
+  GPE/FAC count as LOC, and only predicted spans that are proper names count (UNER does not mark
+  "the man").
 * Syntax: UPOS accuracy, UAS and LAS on UD EWT test (never used in training).
 * Anaphora: LitBank coreference files of the test split. A third-person pronoun counts when its
   gold cluster has a *named* mention (a capitalised, non-pronoun token) before it; it is correct
@@ -55,6 +60,57 @@ def evaluate_ner(nlp, files: list[Path]) -> dict[str, PRF]:
     for gold, pred in _run_on_words(nlp, corpora.litbank_docs(files, nlp.vocab)):
         g = {(e.start, e.end, e.label_) for e in gold.ents}
         p = {(e.start, e.end, e.label_) for e in pred.ents if e.label_ in corpora.LITBANK_LABELS}
+        for s in g | p:
+            key = "tp" if s in g and s in p else "fn" if s in g else "fp"
+            counts[s[2]][key] += 1
+            counts["micro"][key] += 1
+    return {k: PRF(c["tp"], c["fp"], c["fn"]) for k, c in counts.items()}
+
+
+_NOT_NAME_START = frozenset({"the", "a", "an", "my", "his", "her", "our", "their", "your", "its", "this", "that",
+                             "these", "those", "every", "each", "some", "any", "no"})
+_NAME_PARTICLES = frozenset({"of", "de", "la", "le", "van", "von", "der", "du", "del", "da", "di", "and", "the",
+                             "'s", "’s", "-", "."})
+
+
+def is_proper_name(words: list[str]) -> bool:
+    """``Mr. Bingley``, ``Duke of York`` → True; ``the old man``, ``His Majesty``, ``Sir`` alone → True
+    only when every content word is capitalised and the first is not a determiner or possessive."""
+    if not words or words[0].lower() in _NOT_NAME_START:
+        return False
+    content = [w for w in words if w.lower() not in _NAME_PARTICLES]
+    return bool(content) and all(w[:1].isupper() for w in content if w[:1].isalpha())
+
+
+def evaluate_proper_per(nlp, files: list[Path]) -> PRF:
+    tp = fp = fn = 0
+    for gold, pred in _run_on_words(nlp, corpora.litbank_docs(files, nlp.vocab)):
+        g = {(e.start, e.end) for e in gold.ents if e.label_ == "PER" and is_proper_name([t.text for t in e])}
+        p = {(e.start, e.end) for e in pred.ents if e.label_ == "PER" and is_proper_name([t.text for t in e])}
+        tp += len(g & p)
+        fp += len(p - g)
+        fn += len(g - p)
+    return PRF(tp, fp, fn)
+
+
+_UNER_TYPE = {"PER": "PER", "ORG": "ORG", "LOC": "LOC", "GPE": "LOC", "FAC": "LOC"}
+
+
+def evaluate_uner(nlp, data_dir: Path) -> dict[str, PRF]:
+    from spacy.tokens import Doc
+
+    counts: dict[str, Counter] = defaultdict(Counter)
+    sentences = corpora.uner_test_sentences(data_dir)
+    docs = (Doc(nlp.vocab, words=words) for words, _ in sentences)
+    for (words, gold_spans), pred in zip(sentences, nlp.pipe(docs, batch_size=64)):
+        g = set(gold_spans)
+        p = set()
+        for e in pred.ents:
+            label = _UNER_TYPE.get(e.label_)
+            start = e.start + (1 if e[0].lower_ in ("the", "a", "an") and len(e) > 1 else 0)
+            span_words = [t.text for t in pred[start:e.end]]
+            if label and is_proper_name(span_words):
+                p.add((start, e.end, label))
         for s in g | p:
             key = "tp" if s in g and s in p else "fn" if s in g else "fp"
             counts[s[2]][key] += 1
@@ -156,6 +212,8 @@ def coref_test_files(data_dir: Path) -> list[Path]:
 def evaluate_all(nlp, data_dir: Path) -> dict:
     return {
         "ner": evaluate_ner(nlp, corpora.litbank_split(data_dir)["test"]),
+        "proper_per": evaluate_proper_per(nlp, corpora.litbank_split(data_dir)["test"]),
+        "uner": evaluate_uner(nlp, data_dir),
         "syntax": evaluate_syntax(nlp, corpora.syntax_split(data_dir)["test"]),
         "anaphora": evaluate_anaphora(nlp, coref_test_files(data_dir)),
     }
@@ -165,6 +223,14 @@ def format_report(report: dict) -> str:
     lines = ["NER (LitBank test, outermost entities, exact match)", f"{'type':8} {'P':>6} {'R':>6} {'F1':>6} {'gold':>6}"]
     for k in sorted(report["ner"], key=lambda k: (k == "micro", k)):
         v = report["ner"][k]
+        lines.append(f"{k:8} {v.precision:6.3f} {v.recall:6.3f} {v.f1:6.3f} {v.tp + v.fn:6d}")
+    v = report["proper_per"]
+    lines.append(f"{'PER name':8} {v.precision:6.3f} {v.recall:6.3f} {v.f1:6.3f} {v.tp + v.fn:6d}"
+                 "   (proper-name PER spans only)")
+    lines += ["", "Names in web/news text (UNER English EWT test, exact match)",
+              f"{'type':8} {'P':>6} {'R':>6} {'F1':>6} {'gold':>6}"]
+    for k in sorted(report["uner"], key=lambda k: (k == "micro", k)):
+        v = report["uner"][k]
         lines.append(f"{k:8} {v.precision:6.3f} {v.recall:6.3f} {v.f1:6.3f} {v.tp + v.fn:6d}")
     s = report["syntax"]
     lines += ["", f"Syntax (UD EWT test, {s['tokens']} non-punctuation tokens): POS {s['pos_acc']:.3f}  "

@@ -3,12 +3,23 @@
 * LitBank entities (``litbank/entities/tsv``): the *outermost* spans over all nested layers become
   ``doc.ents`` (PER, LOC, GPE, FAC, ORG, VEH). Split: the 100 files sorted by name, file ``i`` goes
   to **test** if ``i % 10 == 0``, **dev** if ``i % 10 == 1``, else **train** (80/10/10).
+* Extra NER data, *partially* annotated so that it never contradicts LitBank's scheme (LitBank marks
+  nominal mentions such as "the old man" as PER; news corpora do not):
+
+  - UNER English EWT **dev** (:func:`uner_docs`): PER and ORG spans as such; LOC spans are left
+    *missing* (LitBank splits places into LOC/GPE/FAC); tokens outside entities that could belong to a
+    nominal mention (nouns, determiners, adjectives, numerals, possessive pronouns; UPOS from UD EWT
+    dev, joined by ``sent_id``) are *missing*, all other tokens O. UNER **test** is held out.
+  - GUM entities (:func:`gum_ner_docs`): outermost person → PER and organization → ORG mentions;
+    place, object and animal mentions missing; pronoun mentions O (LitBank does not mark them).
+
 * Syntax: GUM (``gum-ud/dep``) plus UD EWT *dev* for training; every 10th GUM file is the dev set;
   UD EWT *test* is held out for ``beyondfind nlp evaluate`` only.
 """
 
 from __future__ import annotations
 
+import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,6 +113,144 @@ def litbank_docs(paths: list[Path], vocab, sentences_per_doc: int = 10):
                 offset += len(s.words)
             doc.ents = ents
             yield doc
+
+
+_MAYBE_NOMINAL = frozenset({"NOUN", "DET", "ADJ", "NUM"})
+
+
+def _read_conllu_sentences(path: Path) -> list[tuple[str | None, list[list[str]]]]:
+    """(sent_id, token rows) per sentence; multi-word ranges and empty nodes dropped."""
+    out, cur, sid = [], [], None
+    for line in path.read_text(encoding="utf-8").splitlines() + [""]:
+        if not line.strip():
+            if cur:
+                out.append((sid, cur))
+            cur, sid = [], None
+            continue
+        if line.startswith("# sent_id"):
+            sid = line.split("=", 1)[1].strip()
+            continue
+        if line.startswith("#"):
+            continue
+        cols = line.split("\t")
+        if "-" in cols[0] or "." in cols[0]:
+            continue
+        cur.append(cols)
+    return out
+
+
+def _partial_doc(vocab, words: list[str], sent_starts: list[bool], iob: list[str]):
+    """A Doc whose entity annotation is ``iob`` (``B-X``/``I-X``/``O``/``-`` for missing)."""
+    from spacy.tokens import Doc
+
+    return Doc(vocab, words=words, sent_starts=sent_starts, ents=[None if t == "-" else t for t in iob])
+
+
+def _missing_if_nominal(upos: str, feats: str) -> bool:
+    return upos in _MAYBE_NOMINAL or (upos == "PRON" and "Poss=Yes" in feats)
+
+
+def uner_docs(iob2: Path, conllu: Path, vocab, sentences_per_doc: int = 10):
+    """UNER EWT sentences as partially annotated Docs (see the module docstring)."""
+    upos = {sid: rows for sid, rows in _read_conllu_sentences(conllu)}
+    sentences = []
+    for sid, rows in _read_conllu_sentences(iob2):
+        ud = upos.get(sid)
+        if ud is None or len(ud) != len(rows):
+            continue
+        words, tags = [], []
+        for r, u in zip(rows, ud):
+            words.append(r[1])
+            tag = r[2]
+            label = tag[2:] if tag != "O" else None
+            if label in ("PER", "ORG"):
+                tags.append(tag)
+            elif label is not None:
+                tags.append("-")
+            else:
+                tags.append("-" if _missing_if_nominal(u[3], u[5]) else "O")
+        sentences.append((words, tags))
+    yield from _chunked_partial_docs(sentences, vocab, sentences_per_doc)
+
+
+def _chunked_partial_docs(sentences, vocab, sentences_per_doc):
+    for i in range(0, len(sentences), sentences_per_doc):
+        chunk = sentences[i : i + sentences_per_doc]
+        words = [w for ws, _ in chunk for w in ws]
+        tags = [t for _, ts in chunk for t in ts]
+        starts = [j == 0 for ws, _ in chunk for j in range(len(ws))]
+        yield _partial_doc(vocab, words, starts, _repair_iob(tags))
+
+
+def _repair_iob(tags: list[str]) -> list[str]:
+    """An ``I-X`` that does not continue an entity of type X becomes ``B-X``."""
+    out, prev = [], "O"
+    for t in tags:
+        if t.startswith("I-") and not (prev.startswith(("B-", "I-")) and prev[2:] == t[2:]):
+            t = "B-" + t[2:]
+        out.append(t)
+        prev = t
+    return out
+
+
+_GUM_ENTITY = re.compile(r"\((\d+)-([a-z]+)[^()]*(\)?)|(\d+)\)")
+_GUM_LABELS = {"person": "PER", "organization": "ORG", "place": None, "object": None, "animal": None}
+
+
+def gum_entity_spans(rows: list[list[str]]) -> list[tuple[int, int, str]]:
+    """(start, end, GUM type) for every mention of a sentence, from the ``Entity=`` MISC field.
+
+    ``(4-abstract-…(5-object-…)`` opens mention 4 and opens and closes 5; ``4)3)`` closes 4 and 3.
+    """
+    spans, open_ = [], {}
+    for i, cols in enumerate(rows):
+        m = re.search(r"Entity=([^|]*)", cols[9])
+        if not m:
+            continue
+        for opened, etype, closes_now, closed in _GUM_ENTITY.findall(m.group(1)):
+            if opened and closes_now:
+                spans.append((i, i + 1, etype))
+            elif opened:
+                open_.setdefault(opened, []).append((i, etype))
+            elif open_.get(closed):
+                start, etype_c = open_[closed].pop()
+                spans.append((start, i + 1, etype_c))
+    return spans
+
+
+def _without_possessive(span: tuple[int, int, str], rows: list[list[str]]) -> tuple[int, int, str]:
+    """LitBank ends ``the registrar 's`` before the ``'s``; GUM includes it."""
+    start, end, etype = span
+    while end - start > 1 and rows[end - 1][1] in ("'s", "’s", "'", "’"):
+        end -= 1
+    return start, end, etype
+
+
+def gum_ner_docs(paths: list[Path], vocab, sentences_per_doc: int = 10):
+    """GUM sentences as partially annotated Docs (see the module docstring)."""
+    sentences = []
+    for path in paths:
+        for _sid, rows in _read_conllu_sentences(path):
+            spans = [s for s in gum_entity_spans(rows) if s[2] in _GUM_LABELS]
+            # pronoun-only person mentions are not LitBank entities
+            spans = [s for s in spans if not (s[1] - s[0] == 1 and rows[s[0]][3] == "PRON")]
+            spans = [_without_possessive(s, rows) for s in spans]
+            tags = ["O"] * len(rows)
+            for start, end, etype in outermost(spans):
+                label = _GUM_LABELS[etype]
+                for j in range(start, end):
+                    tags[j] = "-" if label is None else ("B-" if j == start else "I-") + label
+            sentences.append(([r[1] for r in rows], tags))
+    yield from _chunked_partial_docs(sentences, vocab, sentences_per_doc)
+
+
+def uner_test_sentences(data_dir: Path) -> list[tuple[list[str], list[tuple[int, int, str]]]]:
+    """UNER EWT **test**: (words, gold PER/ORG/LOC spans) per sentence, for evaluation only."""
+    out = []
+    for _sid, rows in _read_conllu_sentences(data_dir / "uner-english-ewt" / "en_ewt-ud-test.iob2"):
+        tags = [r[2] if r[2][2:] in ("PER", "ORG", "LOC") else "O" for r in rows]
+        out.append(([r[1] for r in rows], _layer_spans(_repair_iob(tags))))
+    return out
 
 
 def syntax_split(data_dir: Path) -> dict[str, list[Path]]:
