@@ -5,7 +5,7 @@ import math
 import pytest
 
 from beyondfind.documents import Document, Passage
-from beyondfind.index import Book
+from beyondfind.index import IndexedBook
 from beyondfind.index.records import Annotations, Mention, Pronoun
 from beyondfind.nlp.names import parse_name
 from beyondfind.retrieval import lrm
@@ -37,7 +37,7 @@ def build_book(spec):
         passages.append(Passage(i, start, start + len(body), body))
         text += "\n\n"
     doc = Document("t.txt", "txt", text, tuple(passages), "0" * 64)
-    return Book(1, doc, Annotations((), tuple(mentions), tuple(pronouns), (), None, "test"))
+    return IndexedBook(1, doc, Annotations((), tuple(mentions), tuple(pronouns), (), None, "test"))
 
 
 @pytest.fixture(scope="module")
@@ -105,6 +105,6 @@ def test_length_reward_and_saturation_formulas():
 def test_short_passage_scores_zero_under_default_pivot():
     mention = Mention(0, 0, 0, 0, 9, "Mary Jane", "PER", True, "mary jane", None, False, False)
     doc = Document("t", "txt", "Mary Jane", (Passage(0, 0, 9, "Mary Jane"),), "0" * 64)
-    book = Book(1, doc, Annotations((), (mention,), (), (), None, "t"))
+    book = IndexedBook(1, doc, Annotations((), (mention,), (), (), None, "t"))
     [only] = lrm.rank(book, parse_name("Mary Jane"))
     assert only.passage == 0 and only.score == 0.0

@@ -47,12 +47,21 @@ def test_documents_text_entities_and_rank(client):
     assert len(results) == 3 and results[0]["explain"]["reasons"] and "highlights" in results[0]
     before = client.get(f"/api/documents/{doc_id}/rank", params={"entity": "Mary Jane", "before": 330_000}).json()
     assert all(x["end"] <= 330_000 for x in before["results"])
+    doc = client.get(f"/api/documents/{doc_id}").json()
+    half = client.get(f"/api/documents/{doc_id}/rank", params={"entity": "Mary Jane", "before": "50%"}).json()
+    assert half["results"] and all(x["end"] <= doc["length"] / 2 for x in half["results"])
+    ch = doc["chapters"][20]
+    by_chapter = client.get(f"/api/documents/{doc_id}/rank",
+                            params={"entity": "Jim", "before": f"ch:{ch['number']}", "top": 50}).json()
+    assert by_chapter["results"] and all(x["end"] <= ch["start"] for x in by_chapter["results"])
+    assert doc["narrator"] == "Huckleberry Finn"
 
 
 @pytest.mark.parametrize("params,status", [
     ({"entity": ""}, 400), ({"entity": "*"}, 400), ({"entity": "Zebulon Q"}, 404),
     ({"entity": "Jim", "method": "nope"}, 400), ({"entity": "Jim", "top": 0}, 422),
-    ({"entity": "Jim", "before": -3}, 422), ({"entity": "x" * 10_000}, 400),
+    ({"entity": "Jim", "before": -3}, 400), ({"entity": "Jim", "before": "140%"}, 400),
+    ({"entity": "Jim", "before": "ch:9999"}, 400), ({"entity": "x" * 10_000}, 400),
 ])
 def test_bad_rank_requests_are_json_errors(client, params, status):
     r = client.get(f"/api/documents/{_huck_id(client)}/rank", params=params)

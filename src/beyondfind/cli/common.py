@@ -21,18 +21,41 @@ def add_nlp_option(p: argparse.ArgumentParser) -> None:
                    help="spaCy pipeline: installed name, path, or 'blank' (default: the shipped pipeline)")
 
 
+def add_format_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--format", choices=("table", "jsonl"), default=None,
+                   help="table on a terminal, JSON lines when the output is piped (default), or as asked")
+
+
+def output_format(args) -> str:
+    """``--format`` as given, else a table for a terminal and JSON lines for a pipe or file."""
+    return args.format or ("table" if sys.stdout.isatty() else "jsonl")
+
+
 def progress_factory(total: int, name: str):
-    from tqdm import tqdm
+    """A progress bar on a terminal; on a pipe or log file, a line every 10 % (long work is never silent)."""
+    if sys.stderr.isatty():
+        from tqdm import tqdm
 
-    bar = tqdm(total=total, desc=f"indexing {name}", unit="passage", file=sys.stderr, leave=False,
-               disable=not sys.stderr.isatty())
+        bar = tqdm(total=total, desc=f"indexing {name}", unit="passage", file=sys.stderr, leave=False)
 
-    def update(n: int) -> None:
-        bar.update(n)
-        if bar.n >= total:
-            bar.close()
+        def update(n: int) -> None:
+            bar.update(n)
+            if bar.n >= total:
+                bar.close()
 
-    return update
+        return update
+
+    done = [0, -1]
+
+    def update_line(n: int) -> None:
+        done[0] += n
+        tenth = done[0] * 10 // max(total, 1)
+        if tenth != done[1]:
+            done[1] = tenth
+            print(f"indexing {name}: {done[0] * 100 // max(total, 1)}% ({done[0]} of {total} passages)",
+                  file=sys.stderr, flush=True)
+
+    return update_line
 
 
 def open_search(args) -> BookSearch:

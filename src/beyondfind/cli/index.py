@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .common import add_library_option, add_nlp_option, open_search, print_jsonl
+from .common import add_format_option, add_library_option, add_nlp_option, open_search, output_format, print_jsonl
 
 
 def add_parsers(sub) -> None:
@@ -18,7 +18,7 @@ def add_parsers(sub) -> None:
 
     e = sub.add_parser("entities", help="a document's entities with mention counts and aliases")
     e.add_argument("document")
-    e.add_argument("--format", choices=("jsonl", "table"), default="table")
+    add_format_option(e)
     e.add_argument("--min-mentions", type=int, default=2)
     add_library_option(e)
     add_nlp_option(e)
@@ -46,7 +46,7 @@ def run_entities(args) -> int:
 
     search = open_search(args)
     ents = list_entities(search.book_for(args.document), args.min_mentions)
-    if args.format == "jsonl":
+    if output_format(args) == "jsonl":
         print_jsonl(e.to_dict() for e in ents)
     else:
         for e in ents:

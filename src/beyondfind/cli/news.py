@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .common import add_nlp_option, print_jsonl
+from .common import add_format_option, add_nlp_option, output_format, print_jsonl
 
 MODEL_HELP = "best (tuned combination), fed (F(e,d) alone), all-ties, or one feature name"
 
@@ -18,7 +18,7 @@ def add_parsers(sub) -> None:
     r.add_argument("--model", default="best", help=MODEL_HELP)
     r.add_argument("--gold-entities", action="store_true", help="rank the annotated entities of each article")
     r.add_argument("--top", type=int, default=None)
-    r.add_argument("--format", choices=("jsonl", "table"), default="jsonl")
+    add_format_option(r)
     add_nlp_option(r)
     r.set_defaults(func=run_rank)
 
@@ -35,7 +35,7 @@ def add_parsers(sub) -> None:
     sh.add_argument("--thread", required=True)
     sh.add_argument("article_id", nargs="?", help="omit to list the thread's articles")
     sh.add_argument("--model", default="best", help=MODEL_HELP)
-    sh.add_argument("--format", choices=("jsonl", "table"), default="table")
+    add_format_option(sh)
     _store_option(sh)
     sh.set_defaults(func=run_show)
 
@@ -80,7 +80,7 @@ def run_rank(args) -> int:
     model = combination_for(args.model)
     articles = read_thread(args.thread)
     ranking = rank_thread(articles, load_pipeline(args.nlp), model, use_gold=args.gold_entities)
-    _print(ranking, args.format, args.top)
+    _print(ranking, output_format(args), args.top)
     ranked = {r.article_id for r in ranking}
     for a in articles:
         if a.id not in ranked:   # said, not silently skipped
@@ -89,15 +89,13 @@ def run_rank(args) -> int:
 
 
 def run_add(args) -> int:
-    from ..news import add_article
+    from ..news import Thread
     from ..news.io import history_order, read_thread
-    from ..nlp import load_pipeline
 
-    store = open_store(args)
+    thread = Thread(args.thread, library=args.store, nlp=args.nlp)
     articles = history_order(read_thread(args.file))  # validated whole before anything is stored
-    nlp = load_pipeline(args.nlp)
     for a in articles:
-        ranking = add_article(store, args.thread, a, nlp, replace=args.replace, use_gold=args.gold_entities)
+        ranking = thread.add(a, replace=args.replace, use_gold=args.gold_entities)
         top = ", ".join(r.entity for r in ranking[:5])
         print(f"added {a.id} ({a.date or 'no date'}): {top}", file=sys.stderr)
     return 0
@@ -111,7 +109,7 @@ def run_show(args) -> int:
         for aid, date, title, _k in store.articles(store.thread_id(args.thread)):
             print(f"{date or '----------'}  {aid}  {title}")
         return 0
-    _print(show_article(store, args.thread, args.article_id, combination_for(args.model)), args.format)
+    _print(show_article(store, args.thread, args.article_id, combination_for(args.model)), output_format(args))
     return 0
 
 

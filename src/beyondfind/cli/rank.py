@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import shutil
 import textwrap
-from pathlib import Path
 
-from ..books import DEFAULT_METHOD, METHODS, rank_passages
-from .common import add_library_option, add_nlp_option, open_search, print_jsonl
+from ..api import BUNDLED_BOOK, Book
+from ..ranking.methods import DEFAULT_METHOD, METHODS, methods_help
+from .common import (add_format_option, add_library_option, add_nlp_option, open_search, output_format,
+                     print_jsonl)
 
-BUNDLED_BOOK = Path(__file__).parent.parent / "datasets" / "bundled" / "76-huckleberry-finn.txt"
+METHOD_HELP = "ranking method (default ldm). " + methods_help()
+BEFORE_HELP = ("no spoilers: only passages ending before a character offset (1200), a percentage of the text "
+               "(40%%) or the start of a chapter (ch:12)")
 
 
 def add_parsers(sub) -> None:
@@ -17,11 +20,11 @@ def add_parsers(sub) -> None:
     p.add_argument("document", help="document file (.txt .epub .html .md .csv .jsonl) or library id")
     p.add_argument("--entity", "-e", required=True, help="the name, as selected in the text")
     p.add_argument("--top", type=int, default=10, help="number of passages (default 10)")
-    p.add_argument("--method", "-m", default=DEFAULT_METHOD, choices=METHODS)
-    p.add_argument("--before", type=int, default=None, metavar="OFFSET",
-                   help="no spoilers: only passages ending before this character offset")
+    p.add_argument("--method", "-m", default=DEFAULT_METHOD, choices=list(METHODS), metavar="METHOD",
+                   help=METHOD_HELP)
+    p.add_argument("--before", default=None, metavar="POSITION", help=BEFORE_HELP)
     p.add_argument("--explain", action="store_true", help="show the evidence behind each score")
-    p.add_argument("--format", choices=("jsonl", "table"), default="jsonl")
+    add_format_option(p)
     add_library_option(p)
     add_nlp_option(p)
     p.set_defaults(func=run_rank)
@@ -29,7 +32,8 @@ def add_parsers(sub) -> None:
     d = sub.add_parser("demo", help="rank 'Mary Jane' in the bundled Adventures of Huckleberry Finn")
     d.add_argument("--entity", "-e", default="Mary Jane")
     d.add_argument("--top", type=int, default=5)
-    d.add_argument("--method", "-m", default=DEFAULT_METHOD, choices=METHODS)
+    d.add_argument("--method", "-m", default=DEFAULT_METHOD, choices=list(METHODS), metavar="METHOD",
+                   help=METHOD_HELP)
     add_library_option(d)
     d.set_defaults(func=run_demo, explain=False, before=None, format="table", nlp=None)
 
@@ -44,12 +48,12 @@ def _check_top(top: int) -> None:
 def run_rank(args) -> int:
     _check_top(args.top)
     search = open_search(args)
-    book = search.book_for(args.document)
-    results = rank_passages(book, args.entity, args.method, args.top, args.before, args.explain)
-    if args.format == "jsonl":
+    book = Book(search.book_for(args.document), search)
+    results = book.rank(args.entity, args.top, args.before, args.method, args.explain)
+    if output_format(args) == "jsonl":
         print_jsonl(r.to_dict() for r in results)
     else:
-        print(format_table(results, f"{args.entity} — {book.document.title or book.document.name} ({args.method})"))
+        print(format_table(results, f"{args.entity} — {book.title} ({args.method})"))
     return 0
 
 
@@ -69,9 +73,8 @@ def format_table(results, title: str) -> str:
             body = body[:600] + " …"
         lines += textwrap.wrap(body, width=width, initial_indent="    ", subsequent_indent="    ")
         if r.explain:
-            reasons = r.explain.get("reasons")
-            if reasons:
-                lines.append("    why: " + "; ".join(x["description"] for x in reasons))
+            if r.why:
+                lines.append("    why: " + "; ".join(r.why))
             facts = {k: v for k, v in r.explain.items() if k in ("EF", "CR", "g", "lrm")}
             lines.append("    " + ", ".join(f"{k}={v}" for k, v in facts.items()))
         lines.append("")

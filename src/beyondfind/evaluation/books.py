@@ -14,11 +14,11 @@ from pathlib import Path
 
 from .. import BeyondfindError
 from ..datasets.judgments import BookJudgments, judged_gain, load_book_judgments
-from ..index import Book
+from ..index import IndexedBook
 from ..retrieval.ranking import Scored
 from .measures import BOOK_MEASURES
 
-Runner = Callable[[Book, str, str], list[Scored]]  # (book, entity, method) → ranking
+Runner = Callable[[IndexedBook, str, str], list[Scored]]  # (book, entity, method) → ranking
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ class EntityResult:
     unjudged_top5: int
 
 
-def evaluate_ranking(ranking: list[Scored], book: Book, judgments) -> tuple[dict[str, float], int]:
+def evaluate_ranking(ranking: list[Scored], book: IndexedBook, judgments) -> tuple[dict[str, float], int]:
     gains = [judged_gain(judgments, book.passages[s.passage].start, book.passages[s.passage].end) for s in ranking]
     all_gains = [j.gain for j in judgments]
     full = [g if g is not None else 0 for g in gains]
@@ -42,7 +42,7 @@ def evaluate_ranking(ranking: list[Scored], book: Book, judgments) -> tuple[dict
     return values, sum(1 for g in gains[:5] if g is None)
 
 
-def evaluate_books(judgments: list[BookJudgments], books_dir: Path, load_book: Callable[[Path], Book],
+def evaluate_books(judgments: list[BookJudgments], books_dir: Path, load_book: Callable[[Path], IndexedBook],
                    methods: list[str], runner: Runner,
                    progress: Callable[[str], None] | None = None) -> list[EntityResult]:
     results = []

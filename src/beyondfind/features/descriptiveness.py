@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..index.book import Book
+from ..index.book import IndexedBook
 from ..nlp.names import Name
 from ..retrieval import baselines
 from ..retrieval.lrm import LRMSettings, candidate_passages_lrm, evidence, length_reward, query_label, saturate
@@ -52,7 +52,7 @@ class _BookStats:
     counts_by_passage: list[Counter]
 
 
-def _stats(book: Book) -> _BookStats:
+def _stats(book: IndexedBook) -> _BookStats:
     if "ldm_stats" not in book.cache:
         n = len(book.passages)
         df: Counter = Counter()
@@ -78,7 +78,7 @@ def _stats(book: Book) -> _BookStats:
     return book.cache["ldm_stats"]
 
 
-def candidate_passages(book: Book, query: Name, entity_text: str) -> list[int]:
+def candidate_passages(book: IndexedBook, query: Name, entity_text: str) -> list[int]:
     """LRM's candidates plus exact-string hits: passages LDM may rank."""
     return sorted(set(candidate_passages_lrm(book, query)) | {s.passage for s in baselines.find(book, entity_text)})
 
@@ -87,7 +87,7 @@ def _bin10(k: int, n: int) -> int:
     return round(10 * k / (n - 1)) if n > 1 else 0
 
 
-def extract_features(book: Book, query: Name, entity_text: str,
+def extract_features(book: IndexedBook, query: Name, entity_text: str,
                      settings: LRMSettings = LRMSettings()) -> FeatureMatrix:
     stats = _stats(book)
     label = query_label(book, query)

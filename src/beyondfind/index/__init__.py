@@ -7,10 +7,10 @@ from pathlib import Path
 
 from ..documents import Document, load_document
 from .annotate import ANNOTATOR_VERSION, annotate_document
-from .book import Book
+from .book import IndexedBook
 from .store import DocumentInfo, Library, default_library_path
 
-__all__ = ["Book", "DocumentInfo", "Library", "annotate_document", "default_library_path", "index_document", "up_to_date"]
+__all__ = ["IndexedBook", "DocumentInfo", "Library", "annotate_document", "default_library_path", "index_document", "up_to_date"]
 
 
 def up_to_date(info: DocumentInfo) -> bool:

@@ -31,7 +31,7 @@ class NameMention:
 
 
 @dataclass
-class Book:
+class IndexedBook:
     doc_id: int
     document: Document
     annotations: Annotations

@@ -11,8 +11,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..nlp.name_evidence import never_a_name
-from ..nlp.names import parse_name
-from .book import Book
+from ..nlp.names import fold_accents, parse_name
+from .book import IndexedBook
 
 LISTED_LABELS = frozenset({"PER", "LOC", "GPE", "FAC", "ORG", "VEH"})
 
@@ -35,7 +35,7 @@ class Entity:
         return d
 
 
-def list_entities(book: Book, min_mentions: int = 2) -> list[Entity]:
+def list_entities(book: IndexedBook, min_mentions: int = 2) -> list[Entity]:
     index = book.characters
     surfaces = book.form_surfaces
     narrator = index.lookup(book.narrator) if book.narrator is not None else None
@@ -56,20 +56,21 @@ def list_entities(book: Book, min_mentions: int = 2) -> list[Entity]:
     return out
 
 
-def closest_names(book: Book, query: str, n: int = 5) -> list[str]:
+def closest_names(book: IndexedBook, query: str, n: int = 5) -> list[str]:
+    """Listed names that look like ``query`` (case and accents ignored), for "did you mean"."""
     import difflib
 
     q = parse_name(query)
     ents = list_entities(book)
-    pool = {e.name: e for e in ents}
+    pool: dict[str, Entity] = {}   # folded, lower-cased surface → entity
     for e in ents:
-        for a in e.aliases:
-            pool.setdefault(a, e)
-    close = difflib.get_close_matches(query, list(pool), n=n * 2, cutoff=0.5)
+        for form in (e.name, *e.aliases):
+            pool.setdefault(fold_accents(form).lower(), e)
+    close = [pool[c].name for c in difflib.get_close_matches(fold_accents(query).lower(), list(pool), n=n * 2,
+                                                             cutoff=0.5)]
     close += [e.name for e in ents if set(q.words) & set(parse_name(e.name).words)]
     seen, out = set(), []
-    for c in close:
-        name = pool[c].name if c in pool else c
+    for name in close:
         if name not in seen:
             seen.add(name)
             out.append(name)

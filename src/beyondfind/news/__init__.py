@@ -1,4 +1,4 @@
-"""Time-aware entity summarization of news threads (DESIGN §2) as plain functions.
+"""Time-aware entity summarization of news threads (docs/models.md, news) as plain functions.
 
 Flow per article: annotate (:mod:`.annotate`) → features from the thread store (:mod:`.store`)
 → combination score (:mod:`.combine`) → ranking; then the article joins the history.
@@ -87,3 +87,9 @@ def stored_annotation(store: ThreadStore, thread: str, article_id: str) -> tuple
 def show_article(store: ThreadStore, thread: str, article_id: str, model: Combination | None = None) -> list[RankedEntity]:
     ann, key = stored_annotation(store, thread, article_id)
     return rank_annotation(store, thread, ann, model or load_shipped(), before=key)
+
+
+from .thread import StoredArticle, Thread  # noqa: E402  (the object API over the functions above)
+
+__all__ = ["MODELS", "RankedEntity", "StoredArticle", "Thread", "add_article", "combination_for", "rank_annotation",
+           "rank_thread", "show_article", "stored_annotation"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -38,8 +39,15 @@ FIRST_PERSON_PRONOUNS = frozenset({"i", "me", "my", "mine", "myself"})
 _WORD = re.compile(r"[^\W\d_](?:[\w'’\-]*\w)?", re.UNICODE)
 
 
+def fold_accents(text: str) -> str:
+    """``Natásha`` → ``Natasha``: letters without their combining marks (readers type names plainly)."""
+    if text.isascii():
+        return text
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
 def _norm_word(w: str) -> str:
-    w = w.lower().replace("’", "'")
+    w = fold_accents(w).lower().replace("’", "'")
     if w.endswith("'s"):
         w = w[:-2]
     return w.strip(".'")

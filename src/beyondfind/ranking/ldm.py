@@ -20,7 +20,7 @@ from .. import BeyondfindError
 from ..datasets.judgments import BookJudgments, judged_gain
 from ..features import FEATURE_NAMES, FeatureMatrix, extract_features
 from ..features.descriptiveness import FEATURE_DESCRIPTIONS
-from ..index import Book
+from ..index import IndexedBook
 from ..nlp.names import Name, parse_name
 from ..retrieval.lrm import LRMSettings
 from ..retrieval.ranking import Scored, sort_scored
@@ -112,7 +112,7 @@ class TrainingSet:
     names: tuple[str, ...]
 
 
-def training_set(pairs: list[tuple[Book, BookJudgments]], settings: LRMSettings = LRMSettings(),
+def training_set(pairs: list[tuple[IndexedBook, BookJudgments]], settings: LRMSettings = LRMSettings(),
                  feature_names: tuple[str, ...] = FEATURE_NAMES) -> TrainingSet:
     """Judged candidates of every judged entity; unjudged candidates are left out."""
     xs, ys, groups = [], [], []
@@ -141,7 +141,7 @@ def train(ts: TrainingSet, rounds: int = NUM_ROUNDS, params: dict | None = None,
     return LDMModel(booster, ts.names, meta or {})
 
 
-def rank_ldm(book: Book, query: Name, entity_text: str | None = None, settings: LRMSettings = LRMSettings(),
+def rank_ldm(book: IndexedBook, query: Name, entity_text: str | None = None, settings: LRMSettings = LRMSettings(),
              explain: bool = False, model: LDMModel | None = None) -> list[Scored]:
     model = model or load_model()
     fm = extract_features(book, query, entity_text or " ".join(query.words), settings)
@@ -173,7 +173,7 @@ def explanation(model: LDMModel, fm: FeatureMatrix, contrib: np.ndarray, row: in
             "g": round(values["lrm.g"], 4), "lrm": round(values["lrm.score"], 4)}
 
 
-def leave_one_book_out_runner(judgments: list[BookJudgments], books_dir: Path, load_book: Callable[[Path], Book],
+def leave_one_book_out_runner(judgments: list[BookJudgments], books_dir: Path, load_book: Callable[[Path], IndexedBook],
                               fallback: Callable, feature_names: tuple[str, ...] = FEATURE_NAMES,
                               settings: LRMSettings = LRMSettings()):
     """A ``(book, entity, method)`` runner whose "ldm" uses a model trained without that book."""
@@ -191,7 +191,7 @@ def leave_one_book_out_runner(judgments: list[BookJudgments], books_dir: Path, l
             models[test_book] = train(ts)
         return models[test_book]
 
-    def run(book: Book, entity: str, method: str):
+    def run(book: IndexedBook, entity: str, method: str):
         if method != "ldm":
             return fallback(book, entity, method)
         return rank_ldm(book, parse_name(entity), entity, settings, model=fold_model(book.document.name))

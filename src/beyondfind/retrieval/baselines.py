@@ -7,13 +7,13 @@ import re
 
 import numpy as np
 
-from ..index.book import Book
+from ..index.book import IndexedBook
 from ..nlp.names import parse_name
 from .ranking import Scored, sort_scored
 from .terms import book_terms, tokenize
 
 
-def find(book: Book, query: str) -> list[Scored]:
+def find(book: IndexedBook, query: str) -> list[Scored]:
     """Standard Find (Ctrl-F): passages containing the exact string, in book order."""
     pattern = re.compile(re.escape(query))
     hits = [p.index for p in book.passages if pattern.search(p.text)]
@@ -21,7 +21,7 @@ def find(book: Book, query: str) -> list[Scored]:
     return [Scored(i, float(n - k)) for k, i in enumerate(hits)]
 
 
-def entity_find(book: Book, query: str) -> list[Scored]:
+def entity_find(book: IndexedBook, query: str) -> list[Scored]:
     """Entity Find: passages with an NER name mention agreeing with the query, in book order."""
     q = parse_name(query)
     hits = [i for i, nms in enumerate(book.names_by_passage) if any(nm.name.agrees(q) for nm in nms)]
@@ -29,7 +29,7 @@ def entity_find(book: Book, query: str) -> list[Scored]:
     return [Scored(i, float(n - k)) for k, i in enumerate(hits)]
 
 
-def bm25(book: Book, query: str, b: float = 0.75, k1: float = 1.5) -> list[Scored]:
+def bm25(book: IndexedBook, query: str, b: float = 0.75, k1: float = 1.5) -> list[Scored]:
     """BM25 (Robertson et al.) via the bm25s library; passages with no query term are dropped."""
     import bm25s
 
@@ -47,7 +47,7 @@ def bm25(book: Book, query: str, b: float = 0.75, k1: float = 1.5) -> list[Score
     return sort_scored([Scored(int(i), float(scores[i])) for i in np.flatnonzero(scores > 0)])
 
 
-def query_likelihood(book: Book, query: str, mu: float = 100.0) -> list[Scored]:
+def query_likelihood(book: IndexedBook, query: str, mu: float = 100.0) -> list[Scored]:
     """Query likelihood with Dirichlet prior (Zhai & Lafferty 2001):
     Σ_w log((tf(w,p) + μ·P(w|C)) / (|p| + μ)), over passages containing a query term."""
     terms = book_terms(book)
@@ -62,7 +62,7 @@ def query_likelihood(book: Book, query: str, mu: float = 100.0) -> list[Scored]:
     return sort_scored(out)
 
 
-def positional_lm(book: Book, query: str, mu: float = 100.0, sigma: float = 25.0) -> list[Scored]:
+def positional_lm(book: IndexedBook, query: str, mu: float = 100.0, sigma: float = 25.0) -> list[Scored]:
     """Positional language model (Lv & Zhai 2009), Gaussian kernel, best-position scoring:
     score(p) = max_i Σ_w log((c'(w,i) + μ·P(w|C)) / (Z_i + μ)), c'(w,i) = Σ_j c(w,j)·k(i,j)."""
     terms = book_terms(book)

@@ -3,7 +3,7 @@
     LRM(e, p) = g(|p|) · (k1 + 1) · EF(e, p) / (k1 + EF(e, p))
 
 Each part is a small pure function; :func:`score_passage` puts them together for one passage of
-an indexed :class:`~beyondfind.index.Book`.
+an indexed :class:`~beyondfind.index.IndexedBook`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ..index.book import Book, NameMention
+from ..index.book import IndexedBook, NameMention
 from ..nlp.names import Name
 
 
@@ -59,7 +59,7 @@ def local_coref(query: Name, part: Name, preceding: list[NameMention]) -> float 
     return None
 
 
-def cluster_coref(target: int, readings: tuple[int, ...], preceding: list[NameMention], book: Book) -> float:
+def cluster_coref(target: int, readings: tuple[int, ...], preceding: list[NameMention], book: IndexedBook) -> float:
     """Coref(e_i, e) lifted to characters, for a form that may name several characters (a family
     surname, "Bingley"): local — the nearest preceding mention (within the window) of a form that
     names exactly one of those characters decides, 1 if it is e's, 0 if another; global — else
@@ -73,7 +73,7 @@ def cluster_coref(target: int, readings: tuple[int, ...], preceding: list[NameMe
     return index.characters[target].mentions / total if total else 0.0
 
 
-def match(mention: NameMention, query: Name, query_label: str, book: Book, preceding: list[NameMention]) -> float:
+def match(mention: NameMention, query: Name, query_label: str, book: IndexedBook, preceding: list[NameMention]) -> float:
     """E(e_i, e) (reconstructed in DESIGN §1), over the book's characters
     (:mod:`beyondfind.index.characters`) when the query names one:
 
@@ -127,7 +127,7 @@ class PassageEvidence:
     subjects: int = 0        # matched name mentions in subject position
 
 
-def evidence(book: Book, passage: int, query: Name, query_label: str, settings: LRMSettings,
+def evidence(book: IndexedBook, passage: int, query: Name, query_label: str, settings: LRMSettings,
              match_cache: dict[int, float]) -> PassageEvidence:
     """EF(e, p) = Σ_i E(e_i, e) + r · Σ_pronouns E(antecedent, e).
 
@@ -163,7 +163,7 @@ def evidence(book: Book, passage: int, query: Name, query_label: str, settings: 
     return ev
 
 
-def _match_cached(book: Book, nm: NameMention, query: Name, query_label: str, settings: LRMSettings,
+def _match_cached(book: IndexedBook, nm: NameMention, query: Name, query_label: str, settings: LRMSettings,
                   cache: dict[int, float]) -> float:
     mid = nm.mention.id
     if mid not in cache:
@@ -172,7 +172,7 @@ def _match_cached(book: Book, nm: NameMention, query: Name, query_label: str, se
     return cache[mid]
 
 
-def _preceding(book: Book, nm: NameMention, window: int) -> list[NameMention]:
+def _preceding(book: IndexedBook, nm: NameMention, window: int) -> list[NameMention]:
     """Name mentions before ``nm`` in its passage and the W passages before, nearest first."""
     p = nm.mention.passage
     out = [m for m in reversed(book.names_by_passage[p]) if m.mention.start < nm.mention.start]
@@ -181,13 +181,13 @@ def _preceding(book: Book, nm: NameMention, window: int) -> list[NameMention]:
     return out
 
 
-def query_label(book: Book, query: Name) -> str:
+def query_label(book: IndexedBook, query: Name) -> str:
     """The query's entity type: the most frequent label of its name in the book (PER if unseen)."""
     labels = book.label_counts.get(query.key)
     return labels.most_common(1)[0][0] if labels else "PER"
 
 
-def rank(book: Book, query: Name, settings: LRMSettings = LRMSettings(), explain: bool = False):
+def rank(book: IndexedBook, query: Name, settings: LRMSettings = LRMSettings(), explain: bool = False):
     """Candidates (EF > 0) scored by LRM, best first; with ``explain``, each carries its evidence."""
     from .ranking import Scored, sort_scored
 
@@ -211,7 +211,7 @@ def rank(book: Book, query: Name, settings: LRMSettings = LRMSettings(), explain
     return sort_scored(out)
 
 
-def semantic(book: Book, query: Name, settings: LRMSettings = LRMSettings(), explain: bool = False):
+def semantic(book: IndexedBook, query: Name, settings: LRMSettings = LRMSettings(), explain: bool = False):
     """Semantic Match: EF with coreference and anaphora, no saturation and no length reward."""
     from .ranking import Scored, sort_scored
 
@@ -225,7 +225,7 @@ def semantic(book: Book, query: Name, settings: LRMSettings = LRMSettings(), exp
     return sort_scored(out)
 
 
-def candidate_passages_lrm(book: Book, query: Name) -> list[int]:
+def candidate_passages_lrm(book: IndexedBook, query: Name) -> list[int]:
     """Passages with a name mention sharing a word with the query, or a pronoun whose antecedent
     does, or narrator pronouns when the narrator shares a word with the query."""
     words = book.match_words(query)
@@ -249,7 +249,7 @@ def candidate_passages_lrm(book: Book, query: Name) -> list[int]:
     return sorted(out)
 
 
-def _phrase_tf(book: Book, passage: int, query: Name) -> float:
+def _phrase_tf(book: IndexedBook, passage: int, query: Name) -> float:
     """Plain term frequency for the LRM-EF ablation: occurrences of the query's name words."""
     import re
 

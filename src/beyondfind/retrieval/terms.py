@@ -1,4 +1,4 @@
-"""Bag-of-words view of a book for the term-based baselines (cached on the Book)."""
+"""Bag-of-words view of a book for the term-based baselines (cached on the IndexedBook)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from ..index.book import Book
+from ..index.book import IndexedBook
 
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 
@@ -23,7 +23,7 @@ class BookTerms:
     total: int
 
 
-def book_terms(book: Book) -> BookTerms:
+def book_terms(book: IndexedBook) -> BookTerms:
     if "terms" not in book.cache:
         tokens = [tokenize(p.text) for p in book.passages]
         tf = [Counter(t) for t in tokens]

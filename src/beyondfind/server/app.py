@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from .. import BeyondfindError, BusyError
-from ..books import DEFAULT_METHOD, METHODS, BookSearch, highlights, rank_passages
+from ..books import BookSearch, highlights, rank_passages
+from ..documents.positions import chapters, resolve_position
+from ..ranking.methods import DEFAULT_METHOD, METHODS, get_method
 from ..index import Library
 from ..index.entities import list_entities
 
@@ -140,12 +142,11 @@ def create_app(library: str | Path | None = None, nlp: str | None = None, max_up
     def document(doc_id: int):
         with state.lock:
             book = state.search.book(doc_id)
-            chapters = []
-            for p in book.passages:
-                if p.chapter and (not chapters or chapters[-1]["chapter"] != p.chapter):
-                    chapters.append({"chapter": p.chapter, "start": p.start, "passage": p.index})
+            chs = [{"number": c.number, "chapter": c.title, "start": c.start, "end": c.end, "passage": c.first_passage}
+                   for c in chapters(book.document)]
             return {**doc_info(state.search.library.get(doc_id)), "length": len(book.document.text),
-                    "chapters": chapters}
+                    "narrator": book.annotations.narrator, "narrators": list(book.annotations.narrators),
+                    "chapters": chs}
 
     @app.get("/api/documents/{doc_id}/passages", summary="Passages, optionally within an offset range or chapter")
     def passages(doc_id: int, start: int = Query(0, ge=0), end: int | None = Query(None, ge=0),
@@ -174,18 +175,24 @@ def create_app(library: str | Path | None = None, nlp: str | None = None, max_up
             ents = list_entities(book, min_mentions)
         return {"entities": [e.to_dict() for e in ents]}
 
+    @app.get("/api/methods", summary="The ranking methods with one-line descriptions")
+    def methods():
+        return {"default": DEFAULT_METHOD,
+                "methods": [{"name": m.name, "description": m.description} for m in METHODS.values()]}
+
     @app.get("/api/documents/{doc_id}/rank", summary="Passages ranked by how well they describe an entity")
     def rank(doc_id: int, entity: str = Query(..., max_length=20_000), method: str = DEFAULT_METHOD,
-             top: int = Query(10, ge=1, le=200), before: int | None = Query(None, ge=0), explain: bool = False):
-        if method not in METHODS:
-            raise BeyondfindError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+             top: int = Query(10, ge=1, le=200),
+             before: str | None = Query(None, max_length=40, description="offset, percentage (40%) or chapter (ch:12)"),
+             explain: bool = False):
+        get_method(method)
         key = (doc_id, entity, method, top, before, explain)
         with state.lock:
             if key in state.rank_cache:
                 state.rank_cache.move_to_end(key)
                 return state.rank_cache[key]
             book = state.search.book(doc_id)
-            results = rank_passages(book, entity, method, top, before, explain)
+            results = rank_passages(book, entity, method, top, resolve_position(book.document, before), explain)
             rows = []
             for r in results:
                 row = r.to_dict()

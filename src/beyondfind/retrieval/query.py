@@ -1,0 +1,39 @@
+"""The entity a reader asks about, parsed once at the edge (CLI, HTTP, Python API).
+
+Every ranking method receives an :class:`EntityQuery`: the text as selected (for the term-based
+baselines and Find) and its parsed :class:`~beyondfind.nlp.names.Name` (honorific + name words,
+lower-cased and accent-folded, so ``Natasha`` finds ``Natásha``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import BeyondfindError
+from ..nlp.names import Name, parse_name
+
+MAX_NAME_CHARS = 200
+
+
+@dataclass(frozen=True)
+class EntityQuery:
+    text: str
+    name: Name
+
+    @classmethod
+    def parse(cls, text: str) -> "EntityQuery":
+        """The query for ``text``, or a :class:`BeyondfindError` saying why it cannot be searched.
+
+        >>> EntityQuery.parse("  Mr. Darcy ").name
+        Name(honorific='mr', words=('darcy',))
+        >>> EntityQuery.parse("Natásha").name.words
+        ('natasha',)
+        """
+        if not isinstance(text, str) or not text.strip():
+            raise BeyondfindError("empty entity name; give the name of a character, e.g. 'Mary Jane'")
+        if len(text) > MAX_NAME_CHARS:
+            raise BeyondfindError(f"entity name is {len(text)} characters long; names are at most {MAX_NAME_CHARS}")
+        name = parse_name(text)
+        if not name.words:
+            raise BeyondfindError(f"entity name {text!r} has no letters; give a name such as 'Mary Jane'")
+        return cls(text.strip(), name)
