@@ -1,4 +1,4 @@
-"""Passage segmentation: maximal blocks of non-blank lines (DESIGN §3 passage convention)."""
+"""Passage segmentation: maximal blocks of non-blank lines (the judged data's passage convention, docs/evaluation.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""LDM features for (entity, candidate passage) pairs, in the four groups of DESIGN §1 plus extras.
+"""LDM features for (entity, candidate passage) pairs, in the four groups of the paper (docs/models.md) plus extras.
 
 Every feature has a name (``group.feature``); models store the names they were trained with and
 refuse a matrix with different ones.

@@ -1,5 +1,5 @@
 """Combination of the nine features: score(e) = Σ_i w_i · g(f_i, κ_i), g(x, κ) = x / (x + κ),
-with w and κ tuned by greedy coordinate ascent maximising MAP (DESIGN §2)."""
+with w and κ tuned by greedy coordinate ascent maximising MAP (docs/models.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tie-aware P@k and AP (McSherry & Najork 2008), exactly as DESIGN §2.
+"""Tie-aware P@k and AP (McSherry & Najork 2008), exactly as docs/models.md states them.
 
 A ranking is a list of (score, relevant) pairs; equal scores form a tie group whose members are
 credited with the expected value over all orderings of the group.

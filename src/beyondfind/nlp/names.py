@@ -2,7 +2,7 @@
 
 A name is split into an honorific ("Mr.", "Aunt", "Colonel") and its name words ("Darcy").
 Two names *agree* when their name words are equal and their honorifics do not conflict
-("Mr. Darcy" = "Darcy", but "Mrs. Bennet" ≠ "Mr. Bennet"), the normalisation DESIGN §1 asks for
+("Mr. Darcy" = "Darcy", but "Mrs. Bennet" ≠ "Mr. Bennet"), the normalisation LRM's matching asks for
 with the gender distinction the judged data needs.
 """
 

@@ -1,4 +1,4 @@
-"""LRM, the retrieval model of "Locally-defined entity search" (DESIGN §1).
+"""LRM, the retrieval model of "Locally-defined entity search" (docs/models.md).
 
     LRM(e, p) = g(|p|) · (k1 + 1) · EF(e, p) / (k1 + EF(e, p))
 
@@ -74,7 +74,7 @@ def cluster_coref(target: int, readings: tuple[int, ...], preceding: list[NameMe
 
 
 def match(mention: NameMention, query: Name, query_label: str, book: IndexedBook, preceding: list[NameMention]) -> float:
-    """E(e_i, e) (reconstructed in DESIGN §1), over the book's characters
+    """E(e_i, e) (reconstructed, docs/models.md), over the book's characters
     (:mod:`beyondfind.index.characters`) when the query names one:
 
     * 1 if e_i is a form of e's character ("Darcy", "Fitzwilliam Darcy" for "Mr. Darcy");
