@@ -28,6 +28,18 @@ def test_gutenberg_header_and_footer_are_stripped():
     assert any(p.chapter and p.chapter.startswith("CHAPTER") for p in doc.passages)
 
 
+def test_chapters_are_named_within_their_book_and_contents_are_not_chapters():
+    from beyondfind.documents.positions import chapters
+
+    wp = chapters(load_document(DATA / "books" / "2600-war-and-peace.txt"))
+    assert wp[11].title == "BOOK ONE: 1805 · CHAPTER XII" and wp[0].title == "BOOK ONE: 1805 · CHAPTER I"
+    assert sum(c.title.endswith("· CHAPTER XII") for c in wp) > 10   # one per BOOK, each named apart
+    huck = chapters(load_document(DATA / "books" / "76-huckleberry-finn.txt"))
+    assert [c.title for c in huck[:2]] == ["CHAPTER I.", "CHAPTER II."] and len(huck) == 43
+    two_cities = chapters(load_document(DATA / "books" / "98-tale-of-two-cities.txt"))
+    assert two_cities[0].title == "I. The Period" and len(two_cities) > 40
+
+
 def test_epub_chapters_in_spine_order(tmp_path):
     from ebooklib import epub
 
@@ -36,9 +48,12 @@ def test_epub_chapters_in_spine_order(tmp_path):
     book.set_title("Tiny Book")
     book.set_language("en")
     c1 = epub.EpubHtml(title="One", file_name="one.xhtml", content="<h1>One</h1><p>Mary Jane was red-headed.</p>")
-    c2 = epub.EpubHtml(title="Two", file_name="two.xhtml", content="<h1>Two</h1><p>Huck ran away.</p><p>Jim too.</p>")
+    c2 = epub.EpubHtml(title="Two", file_name="chapter_1.xhtml", uid="chapter_1",
+                       content="<h1>CHAPTER II</h1><p>Huck ran away.</p><p>Jim too.</p>"
+                               "<h2>CHAPTER III</h2><p>Tom stayed.</p>")
     for c in (c1, c2):
         book.add_item(c)
+    book.toc = [epub.Link("chapter_1.xhtml", "Chapter II. The Raft", "c2")]
     book.spine = [c2, c1]  # spine order, not file order
     book.add_item(epub.EpubNcx())
     book.add_item(epub.EpubNav())
@@ -49,7 +64,10 @@ def test_epub_chapters_in_spine_order(tmp_path):
     assert texts.index("Huck ran away.") < texts.index("Mary Jane was red-headed.")
     for p in doc.passages:
         assert doc.text[p.start:p.end] == p.text
-    assert {p.chapter for p in doc.passages if p.text == "Jim too."} == {c2.id}
+    # chapters are named by the table of contents or the headings, never by the spine id
+    assert {p.chapter for p in doc.passages if p.text == "Jim too."} == {"Chapter II. The Raft"}
+    assert {p.chapter for p in doc.passages if p.text == "Tom stayed."} == {"CHAPTER III"}
+    assert {p.chapter for p in doc.passages if p.text.startswith("Mary Jane")} == {"One"}
     assert doc.title == "Tiny Book"
 
 

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from .. import BeyondfindError
 from .model import Document
 
+PROSE_WORDS = 40
+TOC_HEADINGS = 3   # a heading after this many headings in a row is an entry of a table of contents
 _PERCENT = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")
 _CHAPTER = re.compile(r"^\s*(?:ch|chapter)\s*[: ]\s*(\d+)\s*$", re.IGNORECASE)
 
@@ -28,27 +30,46 @@ class Chapter:
 
 
 def chapters(document: Document) -> list[Chapter]:
-    """The document's chapters in reading order (a new chapter starts where the passage title changes)."""
-    out: list[Chapter] = []
+    """The document's chapters in reading order (a new chapter starts where the passage title changes).
+
+    A "chapter" without a paragraph of prose (``PROSE_WORDS`` words or more) — an entry of a table of
+    contents, a list of illustrations, a BOOK heading straight followed by its first CHAPTER — is not
+    counted, nor is the last entry of a table of contents (a heading after ``TOC_HEADINGS`` headings
+    in a row), so ``ch:12`` is the twelfth chapter of the story."""
+    runs: list[list] = []   # [title, start, end, first passage, has prose, after a list of headings]
+    headings_in_a_row = 0
     for p in document.passages:
         if p.chapter is None:
             continue
-        if out and out[-1].title == p.chapter and out[-1].end <= p.start:
-            last = out[-1]
-            out[-1] = Chapter(last.number, last.title, last.start, p.end, last.first_passage)
+        is_heading = " ".join(p.text.split())[:80] == p.chapter.split(" · ")[-1]
+        prose = p.n_words >= PROSE_WORDS
+        if runs and runs[-1][0] == p.chapter:
+            runs[-1][2] = p.end
+            runs[-1][4] = runs[-1][4] or prose
         else:
-            out.append(Chapter(len(out) + 1, p.chapter, p.start, p.end, p.index))
-    return out
+            runs.append([p.chapter, p.start, p.end, p.index, prose, headings_in_a_row >= TOC_HEADINGS])
+        headings_in_a_row = headings_in_a_row + 1 if is_heading else 0
+    # the last entry of a table of contents absorbs the front matter after it: not a chapter when
+    # the same heading comes again later
+    keys = [_heading_key(r[0]) for r in runs]
+    kept = [r for i, r in enumerate(runs) if r[4] and not (r[5] and keys[i] in keys[i + 1:])]
+    return [Chapter(k, title, start, end, first) for k, (title, start, end, first, *_) in enumerate(kept, 1)]
+
+
+def _heading_key(title: str) -> str:
+    """``CHAPTER THE LAST. Out of Bondage`` and ``CHAPTER THE LAST.`` → ``CHAPTER THE LAST``."""
+    return " · ".join(re.split(r"[.:—]|--", part)[0].strip().upper() for part in title.split(" · "))
 
 
 def resolve_position(document: Document, value: int | str | None) -> int | None:
     """``1200`` → 1200; ``"40%"`` → 40 % of the text; ``"ch:12"`` → where chapter 12 starts.
 
     >>> from beyondfind.documents.model import Document, Passage
-    >>> doc = Document("d", "txt", "x" * 1000, (Passage(0, 0, 500, "x" * 500, "I"),
-    ...                                         Passage(1, 500, 1000, "x" * 500, "II")), "0")
+    >>> prose = "word " * 99 + "word"
+    >>> doc = Document("d", "txt", prose + " " + prose, (Passage(0, 0, 500, prose, "I"),
+    ...                                                  Passage(1, 501, 1001, prose, "II")), "0")
     >>> resolve_position(doc, "40%"), resolve_position(doc, "ch:2"), resolve_position(doc, "300")
-    (400, 500, 300)
+    (400, 501, 300)
     """
     if value is None:
         return None

@@ -13,7 +13,7 @@ from pathlib import Path
 from .. import BeyondfindError
 from ..jsonl import iter_jsonl
 from .model import Document, Passage
-from .segment import blocks, passages_from_blocks
+from .segment import ChapterNamer, blocks, passages_from_blocks
 
 _GUTENBERG_START = re.compile(r"^\*\*\* ?START OF (?:THE|THIS) PROJECT GUTENBERG.*$", re.MULTILINE | re.IGNORECASE)
 _GUTENBERG_END = re.compile(r"^\*\*\* ?END OF (?:THE|THIS) PROJECT GUTENBERG.*$", re.MULTILINE | re.IGNORECASE)
@@ -148,9 +148,10 @@ def read_html(data: bytes, name: str) -> Document:
     units, title = _html_units(decode_text(data, name))
     b = _Builder()
     chapter = None
+    namer = ChapterNamer()
     for tag, txt in units:
         if tag in HEADINGS:
-            chapter = txt[:80]
+            chapter = namer.heading(txt)
         b.add(txt, chapter)
     return Document(name, "html", b.text(), tuple(b.passages), _sha(data), title)
 
@@ -174,15 +175,43 @@ def read_epub(data: bytes, name: str) -> Document:
         except Exception as exc:  # ebooklib raises many types on corrupt input
             raise BeyondfindError(f"{name}: corrupt EPUB ({exc})") from None
     titles = book.get_metadata("DC", "title")
+    toc = _epub_toc_titles(book.toc)
     b = _Builder()
+    namer = ChapterNamer()
+    chapter = None
     for item_id, _linear in book.spine:
         item = book.get_item_with_id(item_id)
         if item is None or item.get_type() != ebooklib.ITEM_DOCUMENT:
             continue
         units, _ = _html_units(item.get_content())
-        for _tag, txt in units:
-            b.add(txt, item_id)
+        named_by_toc = item.get_name() in toc
+        if named_by_toc:   # "Chapter II. The Boy" from the table of contents, not the file's id
+            chapter = namer.heading(toc[item.get_name()])
+        for k, (tag, txt) in enumerate(units):
+            if tag in HEADINGS and not (named_by_toc and k == 0):   # further chapters inside the file
+                chapter = namer.heading(txt)
+            b.add(txt, chapter)
     return Document(name, "epub", b.text(), tuple(b.passages), _sha(data), titles[0][0] if titles else None)
+
+
+def _epub_toc_titles(toc) -> dict[str, str]:
+    """File name → title from the EPUB's table of contents (first entry per file, fragments dropped)."""
+    out: dict[str, str] = {}
+
+    def walk(entries) -> None:
+        for entry in entries:
+            if isinstance(entry, tuple):   # (Section, [children])
+                section, children = entry
+                walk([section])
+                walk(children)
+                continue
+            href = (getattr(entry, "href", "") or "").split("#")[0]
+            title = " ".join((getattr(entry, "title", "") or "").split())
+            if href and title:
+                out.setdefault(href, title)
+
+    walk(toc or [])
+    return out
 
 
 def _table_rows(data: bytes, name: str, fmt: str) -> list[dict]:

@@ -9,7 +9,52 @@ from .model import Passage
 # A line that starts with a no-break space opens a new paragraph (Gutenberg's indented paragraphs).
 _BLOCK = re.compile(r"[^\n]*\S[^\n]*(?:\n(?!\xa0)[^\n]*\S[^\n]*)*")
 _CHAPTER = re.compile(r"^\s*(?:CHAPTER|Chapter|BOOK|Book|PART|Part|VOLUME|Volume|STAVE|Stave|LETTER|Letter)\b"
-                      r"[\s.]*(?:[IVXLCDM]+|\d+|[A-Z][a-z]+)\b")
+                      r"[\s.]*(?:[IVXLCDM]+|\d+|[A-Z][a-z]+|[A-Z]{3,})\b")
+
+
+# Heading levels: a VOLUME holds PARTs, a PART holds BOOKs, a BOOK holds CHAPTERs (War and Peace,
+# Les Misérables); a chapter is named with the headings above it.
+_LEVELS = (("volume",), ("part",), ("book",), ("chapter", "stave", "letter"))
+
+
+def heading_level(heading: str) -> int:
+    """0 volume, 1 part, 2 book, 3 chapter (and anything else)."""
+    first = heading.split(maxsplit=1)[0].lower().strip(".:") if heading.strip() else ""
+    return next((i for i, words in enumerate(_LEVELS) if first in words), len(_LEVELS) - 1)
+
+
+class ChapterNamer:
+    """Names chapters by their place in the book: ``BOOK ONE: 1805 · CHAPTER XII``.
+
+    >>> n = ChapterNamer()
+    >>> n.heading("BOOK ONE: 1805"), n.heading("CHAPTER XII"), n.heading("BOOK TWO"), n.heading("CHAPTER I")
+    ('BOOK ONE: 1805', 'BOOK ONE: 1805 · CHAPTER XII', 'BOOK TWO', 'BOOK TWO · CHAPTER I')
+    """
+
+    MAX_PART = 48
+
+    def __init__(self) -> None:
+        self.open: dict[int, str] = {}
+
+    def heading(self, text: str) -> str:
+        title = " ".join(text.split())[:80]
+        level = heading_level(title)
+        self.open = {lvl: t for lvl, t in self.open.items() if lvl < level}
+        self.open[level] = title
+        parts = [self.open[lvl] for lvl in sorted(self.open)][-2:]   # the chapter and the level above it
+        return " · ".join(p if len(p) <= self.MAX_PART or p is parts[-1] else p[: self.MAX_PART - 1] + "…"
+                          for p in parts)
+
+
+# "I. The Period" (A Tale of Two Cities): a roman numeral, a dot and a short capitalised title on one line
+_NUMBERED_TITLE = re.compile(r"^[IVXLC]+\.\s+[A-Z][^\n]{0,60}$")
+
+
+def is_heading(block: str) -> bool:
+    """A chapter heading: a short block of at most two lines ("CHAPTER XII", "BOOK ONE: 1805",
+    "CHAPTER I.\nDown the Rabbit-Hole"); a table of contents in one block is not."""
+    short = len(block) <= 200 and block.strip().count("\n") <= 1
+    return bool(short and _CHAPTER.match(block)) or bool(_NUMBERED_TITLE.match(block))
 
 
 def blocks(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
@@ -36,11 +81,12 @@ def passages_from_blocks(text: str, spans: list[tuple[int, int]],
     """Passages for the given spans; a block that looks like a chapter heading starts a chapter."""
     out = []
     chapter: str | None = None
+    namer = ChapterNamer()
     for i, (s, e) in enumerate(spans):
         body = text[s:e]
         if chapters is not None:
             chapter = chapters[i]
-        elif _CHAPTER.match(body):
-            chapter = " ".join(body.split())[:80]
+        elif is_heading(body):
+            chapter = namer.heading(body)
         out.append(Passage(len(out), s, e, body, chapter))
     return tuple(out)
