@@ -77,8 +77,9 @@ def test_no_spoilers_limits_results_to_what_was_read(server, browser):
     # read up to chapter 25: the first passage naming Mary Jane's arrival
     here = page.locator("#reader p", has_text="Mary Jane _was_ red-headed").first
     here.evaluate("p => p.scrollIntoView({block: 'start'})")
-    position = page.evaluate("""() => { for (const p of document.querySelectorAll('#reader p'))
-                                 if (p.getBoundingClientRect().bottom > 60) return Number(p.dataset.end); }""")
+    position = page.evaluate("""() => { const top = document.querySelector('.toolbar').getBoundingClientRect().bottom;
+                                 for (const p of document.querySelectorAll('#reader p'))
+                                 if (p.getBoundingClientRect().bottom > top) return Number(p.dataset.end); }""")
     page.locator("#nospoil").check()
     here.locator(".ent", has_text="Mary Jane").first.click()
     page.wait_for_selector("#results li.result, #panel-status:has-text('read on')")
@@ -122,7 +123,85 @@ def test_news_page_lists_articles_with_entities(server, browser):
                    json={k: a[k] for k in ("id", "date", "title", "text")}, timeout=60)
     page = browser.new_page(viewport={"width": 390, "height": 844})
     page.goto(server + "/#/news/boeing")
-    page.wait_for_selector(".article ol li")
+    page.wait_for_selector(".article table.scores tr td")
     assert page.locator(".article").count() == 3
+    first = page.locator(".article").first
+    first.locator("summary", has_text="All").click()
+    assert "mentions in this article" in first.locator(".legend").inner_text()   # no bare abbreviations
+    first.locator("summary", has_text="Article text").click()
+    assert len(first.locator(".body").inner_text()) > 200
     page.screenshot(path=str(SHOTS / "news-390x844.png"))
+    # a reader adds an article from the page
+    page.locator("summary", has_text="Add an article").click()
+    page.fill(".add-article input[name=id]", "web-1")
+    page.fill(".add-article input[name=title]", "Boeing and Airbus")
+    page.fill(".add-article textarea[name=text]", "Boeing said on Tuesday that Boeing will build more jets. "
+              "Airbus said Airbus would not.")
+    page.locator(".add-article button", has_text="Add").click()
+    page.wait_for_function("document.querySelectorAll('.article').length === 4", timeout=60_000)
+    page.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_reader_tools_chapters_search_characters_and_back(server, browser, size):
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    _open_huck(page, server)
+    # the header stays on one line on a phone
+    header = page.locator("header").bounding_box()
+    assert header["height"] < 60
+    # chapter navigation
+    page.select_option("#chapters", label=page.locator("#chapters option").nth(12).inner_text())
+    page.wait_for_timeout(300)
+    chapter_12_heading = page.locator("#reader p", has_text="CHAPTER XII.").last
+    assert chapter_12_heading.is_visible()
+    assert page.locator("#back").is_visible()          # a jump is an excursion
+    # the character list: the narrator is marked, a click asks who that is
+    page.locator("#cast-toggle").click()
+    narrator = page.locator("#cast li", has=page.locator(".badge", has_text="narrator"))
+    assert narrator.count() == 1 and "Huck" in narrator.inner_text()
+    page.locator("#cast button", has_text="Jim").first.click()
+    page.wait_for_selector("#results li.result")
+    assert page.locator("#panel-title").inner_text() == "Jim"
+    # the search box takes any name, accents and case aside
+    page.fill("#find-entity", "mary jáne")
+    page.press("#find-entity", "Enter")
+    page.wait_for_function("document.querySelector('#panel-title').textContent === 'mary jáne'")
+    page.wait_for_selector("#results li.result")
+    # a result jump lands the passage in view above the bottom sheet, and "back" returns
+    r = page.locator("#results li.result").first
+    target = r.get_attribute("data-passage")
+    r.locator(".text").click()
+    page.wait_for_timeout(300)
+    box = page.locator(f"#p-{target}").bounding_box()
+    panel = page.locator("#panel").bounding_box()
+    assert box["y"] >= 0 and box["y"] < (panel["y"] if size[0] < 800 else size[1])
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"reader-tools-{size[0]}x{size[1]}.png"))
+    page.locator("#back").click()
+    page.wait_for_timeout(300)
+    assert page.locator("#back").is_hidden() and chapter_12_heading.is_visible()
+    page.close()
+
+
+def test_reading_position_survives_a_reload(server, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    _open_huck(page, server)
+    here = page.locator("#reader p", has_text="Mary Jane _was_ red-headed").first
+    here.evaluate("p => p.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(600)
+    page.reload()
+    page.wait_for_selector("#reader p")
+    page.wait_for_timeout(300)
+    assert page.locator("#reader p", has_text="Mary Jane _was_ red-headed").first.is_visible()
+    page.close()
+
+
+def test_api_docs_page_works_offline(server, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    external = []
+    page.on("request", lambda req: external.append(req.url) if not req.url.startswith(server) else None)
+    page.goto(server + "/docs")
+    page.wait_for_selector(".endpoint")
+    assert page.locator(".endpoint", has_text="/api/documents/{doc_id}/rank").count() == 1
+    assert not external
     page.close()

@@ -140,6 +140,10 @@ class BookSearch:
             self._books.popitem(last=False)
         return book
 
+    def forget(self, doc_id: int) -> None:
+        """Drop a deleted document from the cache."""
+        self._books.pop(doc_id, None)
+
     def book_for(self, ref: str | Path | int) -> IndexedBook:
         """A book by library id, or by file path (indexed first if needed)."""
         if isinstance(ref, int) or (isinstance(ref, str) and ref.isdigit() and not Path(ref).exists()):

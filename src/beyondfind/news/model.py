@@ -41,5 +41,16 @@ FEATURE_LABELS = {
     "F_d": "F(e,d)", "Fsubj_d": "Fsubj(e,d)", "FirstSenLen": "FirstSenLen(e,d)", "FirstSenPos": "FirstSenPos(e,d)",
     "F_H": "F(e,H)", "DF_H": "DF(e,H)", "F_last": "F(e,d_{e,-1})", "F_first": "F(e,d_{e,1})", "CoOcc_H": "CoOcc(e,H)",
 }
+FEATURE_DESCRIPTIONS = {
+    "F_d": "mentions in this article",
+    "Fsubj_d": "mentions as the subject of a sentence in this article",
+    "FirstSenLen": "length in words of the first sentence that mentions it",
+    "FirstSenPos": "number of the first sentence that mentions it (0 = the first sentence)",
+    "F_H": "mentions in the thread's earlier articles",
+    "DF_H": "earlier articles that mention it",
+    "F_last": "mentions in the last earlier article that mentions it",
+    "F_first": "mentions in the first thread article that mentions it",
+    "CoOcc_H": "other entities it shared a sentence with in earlier articles",
+}
 # features where smaller is better are inverted, 1 / (1 + x), before combination
 INVERTED = frozenset({"FirstSenPos"})

@@ -80,7 +80,8 @@ def create_app(library: str | Path | None = None, nlp: str | None = None, max_up
         yield
         state.worker.close()
 
-    app = FastAPI(title="beyondfind", version="0.2.0", lifespan=lifespan,
+    # /docs is our own page over /openapi.json: Swagger UI would load from a CDN and stay blank offline
+    app = FastAPI(title="beyondfind", version="0.2.0", lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Entity-centric search: passages that describe a character; entities that summarise news.")
     app.state.beyondfind = state
     app.add_middleware(RequestGuard, allowed_hosts=allowed_hosts or LOOPBACK_HOSTS, body_limit=state.body_limit)
@@ -127,6 +128,15 @@ def create_app(library: str | Path | None = None, nlp: str | None = None, max_up
         state.worker.wake()
         return JSONResponse({"job": job.to_dict(), "new": True}, status_code=202,
                             headers={"Location": f"/api/jobs/{job.id}"})
+
+    @app.delete("/api/documents/{doc_id}", summary="Remove a document and its annotations from the library")
+    def delete_document(doc_id: int):
+        with state.lock:
+            info = state.search.library.get(doc_id)   # 404 when absent
+            state.search.library.delete(doc_id)
+            state.search.forget(doc_id)
+            state.rank_cache.clear()
+        return {"deleted": doc_info(info)}
 
     @app.get("/api/jobs", summary="Recent indexing jobs, newest first")
     def jobs(limit: int = Query(20, ge=1, le=200)):
@@ -250,17 +260,22 @@ def create_app(library: str | Path | None = None, nlp: str | None = None, max_up
     @app.get("/api/news/threads/{thread}/articles/{article_id}", summary="An article with its ranked entities")
     def article(thread: str, article_id: str, model: str = "best"):
         from ..news import combination_for, show_article
+        from ..news.model import FEATURE_DESCRIPTIONS
 
         with state.lock:
             tid = state.news.thread_id(thread)
             date, title, text_, _k = state.news.article(tid, article_id)
             ranking = show_article(state.news, thread, article_id, combination_for(model))
         return {"id": article_id, "date": date, "title": title, "text": text_,
-                "entities": [r.to_dict() for r in ranking]}
+                "entities": [r.to_dict() for r in ranking], "features": FEATURE_DESCRIPTIONS}
 
     @app.get("/", include_in_schema=False)
     def index():
         return FileResponse(STATIC / "index.html")
+
+    @app.get("/docs", include_in_schema=False)
+    def api_docs():
+        return FileResponse(STATIC / "docs.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

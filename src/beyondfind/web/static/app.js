@@ -35,8 +35,15 @@ async function showLibrary() {
   status.textContent = documents.length ? "" : "No documents yet: upload one.";
   const list = el("ul", { className: "doclist" });
   for (const d of documents) {
+    const remove = el("button", { className: "delete", title: `Remove ${d.title} from the library`,
+      onclick: async () => {
+        if (!confirm(`Remove “${d.title}” (${d.name}) from the library?`)) return;
+        try { await api(`/api/documents/${d.id}`, { method: "DELETE" }); localStorage.removeItem(`bf-pos-${d.id}`); showLibrary(); }
+        catch (err) { status.textContent = err.message; status.className = "error"; }
+      } }, "Remove");
     list.append(el("li", {}, el("a", { href: `#/doc/${d.id}`, className: "doc-link" }, d.title),
-      " ", el("span", { className: "muted" }, `${d.passages} passages · ${d.format}`)));
+      " ", el("span", { className: "muted" }, `${d.name} · ${d.format} · ${d.passages} passages · added ${(d.added_at || "").slice(0, 10)}`),
+      " ", remove));
   }
   const input = el("input", { type: "file", id: "upload-file", accept: ".txt,.epub,.html,.htm,.md,.csv,.jsonl" });
   const msg = el("span", { className: "muted", id: "upload-status" });
@@ -69,10 +76,20 @@ async function showLibrary() {
   }
 }
 
+const jobSeen = new Map();   // job id → [time, done] when first seen running, for the time left
+
 function jobText(job) {
   if (job.state === "queued") return `${job.name}: waiting to be indexed…`;
   const pct = job.total ? Math.floor((100 * job.done) / job.total) : 0;
-  return `Indexing ${job.name}: ${pct}% (${job.done} of ${job.total} passages)`;
+  let left = "";
+  const now = Date.now();
+  if (!jobSeen.has(job.id)) jobSeen.set(job.id, [now, job.done]);
+  const [t0, d0] = jobSeen.get(job.id);
+  if (job.done > d0 && now - t0 > 2000) {
+    const secs = ((now - t0) / (job.done - d0)) * (job.total - job.done) / 1000;
+    left = secs < 90 ? `, about ${Math.max(5, Math.round(secs / 5) * 5)} s left` : `, about ${Math.round(secs / 60)} min left`;
+  }
+  return `Indexing ${job.name}: ${pct}% (${job.done} of ${job.total} passages${left})`;
 }
 
 // Poll an indexing job until it is done (resolves to the document id) or failed (rejects).
@@ -106,7 +123,7 @@ async function showDocument(id) {
   view.replaceChildren(el("p", { className: "muted" }, "Loading…"));
   const [info, { passages }, { entities }] = await Promise.all([
     api(`/api/documents/${id}`), api(`/api/documents/${id}/passages`), api(`/api/documents/${id}/entities?min_mentions=3`)]);
-  state.doc = info; state.passages = passages;
+  state.doc = info; state.passages = passages; state.away = null;
   const canonical = new Map();
   for (const e of entities.filter((e) => e.type === "PER")) {
     for (const form of [e.name, ...e.aliases]) if (form.length > 1 && !canonical.has(form)) canonical.set(form, e.name);
@@ -119,7 +136,7 @@ async function showDocument(id) {
     reader.append(el("p", { id: `p-${p.index}`, dataset: { start: p.start, end: p.end } },
       markEntities(p.text, pattern, canonical)));
   }
-  view.replaceChildren(el("h1", {}, info.title), reader);
+  view.replaceChildren(toolbar(info, entities), castList(info, entities), el("h1", {}, info.title), reader);
   reader.addEventListener("click", (e) => {
     const ent = e.target.closest(".ent");
     if (ent && !window.getSelection().toString().trim()) openPanel(ent.dataset.entity);
@@ -128,15 +145,93 @@ async function showDocument(id) {
     const sel = window.getSelection().toString().trim();
     if (sel && sel.length <= 80) openPanel(sel);
   });
+  // back where the reader left this book
+  const saved = Number(localStorage.getItem(`bf-pos-${id}`));
+  if (saved > 0) scrollToPassage(saved, "start");
 }
 
-function readingPosition() {
-  // end offset of the first paragraph still visible at the top of the reader
+function toolbar(info, entities) {
+  const chapters = el("select", { id: "chapters", title: "Go to chapter", onchange: (e) => {
+    if (e.target.value !== "") { leaveReadingPosition(); scrollToPassage(Number(e.target.value), "start"); }
+    e.target.value = "";
+  } }, el("option", { value: "" }, info.chapters.length ? "Chapters…" : "No chapters"),
+  ...info.chapters.map((c) => el("option", { value: c.passage }, `${c.number}. ${c.chapter}`)));
+  const names = el("datalist", { id: "entity-names" }, ...entities.map((e) => el("option", { value: e.name })));
+  const find = el("form", { className: "find", role: "search", onsubmit: (e) => {
+    e.preventDefault();
+    const q = $("#find-entity").value.trim();
+    if (q) openPanel(q);
+  } }, el("input", { id: "find-entity", type: "search", placeholder: "Who is…", autocomplete: "off",
+                     "aria-label": "Name to look up" }), names);
+  find.querySelector("input").setAttribute("list", "entity-names");
+  const cast = el("button", { id: "cast-toggle", type: "button", onclick: () => { $("#cast").hidden = !$("#cast").hidden; } },
+    "Characters");
+  const back = el("button", { id: "back", type: "button", hidden: true, onclick: returnToReadingPosition },
+    "↩ Back to where I was");
+  return el("div", { className: "toolbar" }, chapters, find, cast, back);
+}
+
+function castList(info, entities) {
+  const people = entities.filter((e) => e.type === "PER").slice(0, 40);
+  const places = entities.filter((e) => e.type !== "PER").slice(0, 15);
+  const item = (e) => el("li", {}, el("button", { type: "button", className: "linkish", onclick: () => openPanel(e.name) }, e.name),
+    e.narrator ? el("span", { className: "badge" }, "narrator") : "", " ", el("span", { className: "muted" }, `${e.mentions}`));
+  const narrators = info.narrators && info.narrators.length > 1
+    ? el("p", { className: "muted" }, `Told by several narrators: ${info.narrators.join(", ")}.`) : "";
+  return el("section", { id: "cast", hidden: true }, narrators,
+    el("h3", {}, "Characters"), el("ul", {}, ...people.map(item)),
+    places.length ? el("h3", {}, "Places and organisations") : "", el("ul", {}, ...places.map(item)));
+}
+
+function topPassage() {
+  // the first paragraph still visible below the header and toolbar
+  const top = $("#view .toolbar")?.getBoundingClientRect().bottom || 60;
   for (const p of document.querySelectorAll("#reader p")) {
-    if (p.getBoundingClientRect().bottom > 60) return Number(p.dataset.end);
+    if (p.getBoundingClientRect().bottom > top) return p;
   }
   return null;
 }
+
+function readingPosition() {
+  // end offset of the paragraph the reader has reached; after a jump, where they were before it
+  if (state.away) return state.away.end;
+  const p = topPassage();
+  return p ? Number(p.dataset.end) : null;
+}
+
+function scrollToPassage(index, block = "center") {
+  const target = document.getElementById(`p-${index}`);
+  if (!target) return null;
+  target.scrollIntoView({ block });
+  return target;
+}
+
+function leaveReadingPosition() {
+  // remember where the reader was before a jump (only the first jump of an excursion counts)
+  if (state.away) return;
+  const p = topPassage();
+  if (!p) return;
+  state.away = { passage: Number(p.id.slice(2)), end: Number(p.dataset.end) };
+  $("#back").hidden = false;
+}
+
+function returnToReadingPosition() {
+  if (!state.away) return;
+  scrollToPassage(state.away.passage, "start");
+  state.away = null;
+  $("#back").hidden = true;
+}
+
+let saveTimer = null;
+window.addEventListener("scroll", () => {
+  if (!document.body.classList.contains("reading") || !state.doc) return;
+  clearTimeout(saveTimer);
+  saveTimer = setTimeout(() => {
+    if (state.away) return;   // an excursion does not move the bookmark
+    const p = topPassage();
+    if (p) localStorage.setItem(`bf-pos-${state.doc.id}`, p.id.slice(2));
+  }, 250);
+}, { passive: true });
 
 function highlighted(r) {
   const marks = [...(r.highlights?.names || []).map(([a, b]) => [a, b, "name"]),
@@ -178,9 +273,10 @@ async function openPanel(entity) {
       const item = el("li", { className: "result", dataset: { passage: r.passage, start: r.start } },
         el("div", { className: "muted" }, `${r.chapter || ""}`), el("div", { className: "text" }, highlighted(r)), why);
       item.addEventListener("click", () => {
-        const target = document.getElementById(`p-${r.passage}`);
-        if (target) { target.scrollIntoView({ block: "center" }); target.classList.add("flash");
-          setTimeout(() => target.classList.remove("flash"), 1500); }
+        leaveReadingPosition();
+        const phone = window.matchMedia("(max-width: 800px)").matches;   // the panel is a bottom sheet there
+        const target = scrollToPassage(r.passage, phone ? "start" : "center");
+        if (target) { target.classList.add("flash"); setTimeout(() => target.classList.remove("flash"), 1500); }
       });
       list.append(item);
     }
@@ -198,17 +294,66 @@ async function showNews(thread) {
     const list = el("ul", { className: "threads" });
     for (const t of threads) list.append(el("li", {}, el("a", { href: `#/news/${encodeURIComponent(t.name)}` }, t.name),
       ` (${t.articles} articles)`));
-    view.append(threads.length ? list : el("p", { className: "muted" }, "No threads yet: post articles with the API."));
+    const name = el("input", { name: "name", required: true, placeholder: "e.g. boeing", size: 16 });
+    const msg = el("span", { className: "muted" });
+    const create = el("form", { className: "upload", onsubmit: async (e) => {
+      e.preventDefault();
+      try {
+        await api("/api/news/threads", { method: "POST", headers: { "Content-Type": "application/json" },
+                                         body: JSON.stringify({ name: name.value.trim() }) });
+        location.hash = `#/news/${encodeURIComponent(name.value.trim())}`;
+      } catch (err) { msg.textContent = err.message; msg.className = "error"; }
+    } }, "Follow a new topic: ", name, " ", el("button", { type: "submit" }, "Create thread"), " ", msg);
+    view.append(threads.length ? list : el("p", { className: "muted" }, "No threads yet: create one below."), create);
     return;
   }
-  const { articles } = await api(`/api/news/threads/${encodeURIComponent(thread)}/articles`);
+  const base = `/api/news/threads/${encodeURIComponent(thread)}/articles`;
+  const { articles } = await api(base);
+  view.append(addArticleForm(thread, base));
+  if (!articles.length) view.append(el("p", { className: "muted" }, "No articles yet: add one above."));
   for (const a of articles) {
-    const box = el("section", { className: "article" }, el("h3", {}, a.title || a.id), el("div", { className: "muted" }, a.date || "no date"));
+    const box = el("section", { className: "article" }, el("h3", {}, a.title || a.id),
+      el("div", { className: "muted" }, `${a.date || "no date"} · ${a.id}`));
     view.append(box);
-    api(`/api/news/threads/${encodeURIComponent(thread)}/articles/${encodeURIComponent(a.id)}`).then((full) => {
-      box.append(el("ol", {}, ...full.entities.slice(0, 5).map((e) => el("li", {}, e.entity))));
-    });
+    api(`${base}/${encodeURIComponent(a.id)}`).then((full) => box.append(...articleDetails(full)));
   }
+}
+
+function articleDetails(full) {
+  // the top entities with their scores; the article text and every feature on demand, in words
+  const top = full.entities.slice(0, 5);
+  const table = el("table", { className: "scores" },
+    el("tr", {}, el("th", {}, "#"), el("th", {}, "entity"), el("th", {}, "score"), el("th", {}, "why")),
+    ...top.map((e) => el("tr", {}, el("td", {}, e.rank), el("td", {}, e.entity), el("td", {}, e.score.toFixed(3)),
+      el("td", { className: "muted" }, `${e.features.F_d} here, ${e.features.DF_H} earlier articles`))));
+  const all = el("details", {}, el("summary", {}, `All ${full.entities.length} entities and their features`),
+    el("table", { className: "scores" },
+      el("tr", {}, el("th", {}, "entity"), ...Object.keys(full.features).map((k) => el("th", { title: full.features[k] }, k))),
+      ...full.entities.map((e) => el("tr", {}, el("td", {}, e.entity),
+        ...Object.keys(full.features).map((k) => el("td", {}, e.features[k]))))),
+    el("ul", { className: "legend" }, ...Object.entries(full.features).map(([k, v]) => el("li", {}, el("code", {}, k), `: ${v}`))));
+  const text = el("details", {}, el("summary", {}, "Article text"), el("div", { className: "body" }, full.text));
+  return [table, all, text];
+}
+
+function addArticleForm(thread, base) {
+  const msg = el("span", { className: "muted" });
+  const field = (name, props) => el("label", {}, `${name} `, el(props.rows ? "textarea" : "input", { name, ...props }));
+  const form = el("form", { className: "upload add-article", onsubmit: async (e) => {
+    e.preventDefault();
+    const data = Object.fromEntries(new FormData(form).entries());
+    msg.className = "muted"; msg.textContent = "Adding…";
+    try {
+      const res = await api(base, { method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ id: data.id, date: data.date || null, title: data.title, text: data.text }) });
+      msg.textContent = `Added ${res.article_id}: ${res.entities.slice(0, 5).map((x) => x.entity).join(", ")}`;
+      showNews(thread);
+    } catch (err) { msg.textContent = err.message; msg.className = "error"; }
+  } }, el("strong", {}, "Add an article"), " ",
+    field("id", { required: true, size: 10 }), " ", field("date", { type: "date" }), " ",
+    field("title", { size: 30 }), el("br"), field("text", { rows: 4, cols: 60, required: true }), el("br"),
+    el("button", { type: "submit" }, "Add"), " ", msg);
+  return el("details", { className: "add" }, el("summary", {}, "Add an article to this thread"), form);
 }
 
 // ---- routing ------------------------------------------------------------------------------
