@@ -14,8 +14,14 @@ EXAMPLES = 50
 
 
 @pytest.fixture(scope="module")
-def api_schema(huck_search, nlp):
-    app = create_app(huck_search.library.path, max_upload=100_000, allowed_hosts=("testserver", "localhost"))
+def api_schema(huck_search, nlp, tmp_path_factory):
+    # a copy of the library: generated DELETE requests must not remove the session's Huckleberry Finn
+    import sqlite3
+
+    copy = tmp_path_factory.mktemp("fuzz") / "library.sqlite"
+    with sqlite3.connect(copy) as target:
+        huck_search.library.conn.backup(target)
+    app = create_app(copy, max_upload=100_000, allowed_hosts=("testserver", "localhost"))
     app.state.beyondfind.search._nlp = nlp
     yield schemathesis.openapi.from_asgi("/openapi.json", app)
     app.state.beyondfind.worker.close()

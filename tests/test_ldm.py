@@ -37,6 +37,17 @@ def test_shipped_model_ranks_and_explains(huck):
     assert ranking[0].explain["reasons"][0]["description"]
 
 
+def test_numpy_trees_predict_exactly_what_lightgbm_predicts(huck):
+    """Queries score with the numpy evaluator (no LightGBM import); it must equal LightGBM's own."""
+    model = ldm.load_model()
+    fm = extract_features(huck, parse_name("Mary Jane"), "Mary Jane")
+    real = fm.values[:, [fm.names.index(n) for n in model.feature_names]]
+    rng = np.random.default_rng(0)
+    noisy = real[rng.integers(0, len(real), 500)] * rng.choice([0.0, 0.5, 1.0, 2.0], size=(500, real.shape[1]))
+    for X in (real, noisy, np.zeros((3, real.shape[1]))):
+        np.testing.assert_allclose(model.trees.predict(X), model.booster.predict(X), rtol=1e-9, atol=1e-12)
+
+
 def test_model_with_unknown_features_is_refused(tmp_path):
     src = ldm.SHIPPED_MODEL
     for suffix in (".txt", ".json"):

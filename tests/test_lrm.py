@@ -108,3 +108,23 @@ def test_short_passage_scores_zero_under_default_pivot():
     book = IndexedBook(1, doc, Annotations((), (mention,), (), (), None, "t"))
     [only] = lrm.rank(book, parse_name("Mary Jane"))
     assert only.passage == 0 and only.score == 0.0
+
+
+def test_bm25_equals_the_bm25s_library(huck):
+    """Our numpy BM25 (no bm25s import at query time) against bm25s itself, both length settings."""
+    import bm25s
+    import numpy as np
+
+    from beyondfind.retrieval import baselines
+    from beyondfind.retrieval.terms import book_terms
+
+    terms = book_terms(huck)
+    for b in (0.75, 0.0):
+        reference = bm25s.BM25(k1=1.5, b=b, method="robertson")
+        reference.index(terms.tokens, show_progress=False)
+        for query in ("Mary Jane", "Tom Sawyer", "the duke", "Jim"):
+            ours = {s.passage: s.score for s in baselines.bm25(huck, query, b=b)}
+            q = [t for t in query.lower().split() if t in terms.collection]
+            theirs = reference.get_scores(q)
+            assert ours and set(ours) == {int(i) for i in np.flatnonzero(theirs > 0)}
+            assert all(abs(ours[i] - theirs[i]) <= 1e-4 * max(1.0, theirs[i]) for i in ours)

@@ -7,8 +7,6 @@ import json
 import sys
 from pathlib import Path
 
-from ..books import BookSearch
-from ..index import Library
 
 
 def add_library_option(p: argparse.ArgumentParser) -> None:
@@ -58,7 +56,10 @@ def progress_factory(total: int, name: str):
     return update_line
 
 
-def open_search(args) -> BookSearch:
+def open_search(args):
+    from ..books import BookSearch
+    from ..index import Library
+
     return BookSearch(Library(args.library), nlp_name=getattr(args, "nlp", None), progress_factory=progress_factory)
 
 

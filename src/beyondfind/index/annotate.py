@@ -12,7 +12,8 @@ from dataclasses import dataclass, replace
 
 from ..documents import Document
 from ..nlp import anaphora
-from ..nlp.components import NOT_NAMES, SUBJECT_DEPS, is_subject
+from ..nlp.names import NOT_NAMES
+from ..nlp.syntax import SUBJECT_DEPS, is_subject
 from ..nlp.narrator import Narration, detect_narrator
 from ..nlp.name_evidence import NameEvidence, never_a_name
 from ..nlp.names import (FIRST_PERSON_PRONOUNS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, name_gender,

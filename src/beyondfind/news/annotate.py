@@ -12,7 +12,7 @@ import re
 from bisect import bisect_right
 from collections import defaultdict
 
-from ..nlp.components import SUBJECT_DEPS
+from ..nlp.syntax import SUBJECT_DEPS
 from .entities import merge_forms, name_runs
 from .identity import normalize, words
 from .model import Article, ArticleAnnotation, EntityStats

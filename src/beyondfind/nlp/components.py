@@ -16,19 +16,11 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
 from . import anaphora
-from .names import (FIRST_PERSON_PRONOUNS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, name_gender,
-                    parse_name, pronoun_gender, _first_names)
+from .names import (FIRST_PERSON_PRONOUNS, NAME_PARTICLES, NOT_NAMES, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS,
+                    _first_names, name_gender, parse_name, pronoun_gender)
+from .syntax import is_subject
 from .text import quote_mask
 
-NAME_PARTICLES = frozenset({"de", "van", "von", "der", "la", "le", "du", "of", "d'"})
-NOT_NAMES = frozenset({
-    "the", "a", "an", "his", "her", "my", "our", "your", "their", "its", "this", "that", "these",
-    "those", "i", "he", "she", "it", "we", "they", "you", "chapter", "book", "volume", "part", "oh",
-    "o", "ah", "yes", "no", "well", "but", "and", "or", "so", "then", "now", "there", "here", "what",
-    "why", "how", "when", "where", "who", "god", "lord", "heaven", "sir", "madam", "ma'am", "mr", "mrs",
-    "miss", "mr.", "mrs.", "dr.", "st.",
-})
-SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj"})
 
 
 # Results are stored in ``doc.user_data`` as plain tuples (so Docs survive ``nlp.pipe(n_process=2)``
@@ -158,10 +150,6 @@ def _sentence_index(doc: Doc) -> list[int]:
             idx += 1
         out.append(idx)
     return out
-
-
-def is_subject(span: Span) -> bool:
-    return any(t.dep_ in SUBJECT_DEPS for t in span)
 
 
 @Language.factory("beyondfind_anaphora", default_config={"window": 3})

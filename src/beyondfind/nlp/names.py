@@ -36,6 +36,16 @@ FEMALE_PRONOUNS = frozenset({"she", "her", "hers", "herself"})
 THIRD_PERSON_PRONOUNS = MALE_PRONOUNS | FEMALE_PRONOUNS
 FIRST_PERSON_PRONOUNS = frozenset({"i", "me", "my", "mine", "myself"})
 
+# words that never start or make up a name on their own (checked lower-cased)
+NAME_PARTICLES = frozenset({"de", "van", "von", "der", "la", "le", "du", "of", "d'"})
+NOT_NAMES = frozenset({
+    "the", "a", "an", "his", "her", "my", "our", "your", "their", "its", "this", "that", "these",
+    "those", "i", "he", "she", "it", "we", "they", "you", "chapter", "book", "volume", "part", "oh",
+    "o", "ah", "yes", "no", "well", "but", "and", "or", "so", "then", "now", "there", "here", "what",
+    "why", "how", "when", "where", "who", "god", "lord", "heaven", "sir", "madam", "ma'am", "mr", "mrs",
+    "miss", "mr.", "mrs.", "dr.", "st.",
+})
+
 _WORD = re.compile(r"[^\W\d_](?:[\w'’\-]*\w)?", re.UNICODE)
 
 

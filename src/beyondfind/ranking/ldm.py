@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +24,7 @@ from ..index import IndexedBook
 from ..nlp.names import Name, parse_name
 from ..retrieval.lrm import LRMSettings
 from ..retrieval.ranking import Scored, sort_scored
+from .trees import TreeEnsemble
 
 FORMAT_VERSION = 1
 SHIPPED_MODEL = Path(__file__).parent / "data" / "ldm"
@@ -47,9 +48,30 @@ def _lightgbm():
 
 @dataclass
 class LDMModel:
-    booster: object
+    """A trained LDM: the LightGBM model text, its feature names and metadata.
+
+    Ranking evaluates the trees in numpy (:mod:`.trees`), so a query never imports LightGBM;
+    contributions (``explain``) and importances load LightGBM's Booster on first use.
+    """
+
+    model_text: str
     feature_names: tuple[str, ...]
     meta: dict = field(default_factory=dict)
+    _booster: object = field(default=None, repr=False)
+
+    @classmethod
+    def from_booster(cls, booster, feature_names: tuple[str, ...], meta: dict | None = None) -> "LDMModel":
+        return cls(booster.model_to_string(), feature_names, meta or {}, booster)
+
+    @cached_property
+    def trees(self) -> TreeEnsemble:
+        return TreeEnsemble.from_lightgbm_text(self.model_text)
+
+    @property
+    def booster(self):
+        if self._booster is None:
+            self._booster = _lightgbm().Booster(model_str=self.model_text)
+        return self._booster
 
     def _columns(self, matrix: FeatureMatrix) -> np.ndarray:
         missing = [n for n in self.feature_names if n not in matrix.names]
@@ -62,7 +84,7 @@ class LDMModel:
     def predict(self, matrix: FeatureMatrix) -> np.ndarray:
         if not matrix.passages:
             return np.zeros(0)
-        return self.booster.predict(self._columns(matrix))
+        return self.trees.predict(self._columns(matrix))
 
     def contributions(self, matrix: FeatureMatrix) -> np.ndarray:
         """Per-feature contributions (LightGBM ``pred_contrib``); last column is the bias."""
@@ -74,7 +96,7 @@ class LDMModel:
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        self.booster.save_model(str(path.with_suffix(".txt")))
+        path.with_suffix(".txt").write_text(self.model_text)
         path.with_suffix(".json").write_text(json.dumps({"format_version": FORMAT_VERSION,
                                                           "feature_names": list(self.feature_names), **self.meta},
                                                          indent=1))
@@ -90,11 +112,10 @@ class LDMModel:
                                   f"{FORMAT_VERSION}; retrain it with `beyondfind train ldm`")
         names = tuple(meta.pop("feature_names"))
         meta.pop("format_version")
-        booster = _lightgbm().Booster(model_file=str(model_path))
-        if booster.num_feature() != len(names):
-            raise BeyondfindError(f"LDM model {path}: {booster.num_feature()} features in the model but "
+        model = cls(model_path.read_text(), names, meta)
+        if model.trees.num_features != len(names):
+            raise BeyondfindError(f"LDM model {path}: {model.trees.num_features} features in the model but "
                                   f"{len(names)} names in its metadata; retrain it")
-        model = cls(booster, names, meta)
         model._columns(FeatureMatrix((), FEATURE_NAMES, np.zeros((0, len(FEATURE_NAMES)))))  # check names now
         return model
 
@@ -138,7 +159,7 @@ def train(ts: TrainingSet, rounds: int = NUM_ROUNDS, params: dict | None = None,
     lgb = _lightgbm()
     data = lgb.Dataset(ts.X, label=ts.y, group=list(ts.groups), feature_name=[n.replace(".", "_") for n in ts.names])
     booster = lgb.train({**DEFAULT_PARAMS, **(params or {})}, data, num_boost_round=rounds)
-    return LDMModel(booster, ts.names, meta or {})
+    return LDMModel.from_booster(booster, ts.names, meta)
 
 
 def rank_ldm(book: IndexedBook, query: Name, entity_text: str | None = None, settings: LRMSettings = LRMSettings(),

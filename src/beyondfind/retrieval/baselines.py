@@ -30,20 +30,25 @@ def entity_find(book: IndexedBook, query: str) -> list[Scored]:
 
 
 def bm25(book: IndexedBook, query: str, b: float = 0.75, k1: float = 1.5) -> list[Scored]:
-    """BM25 (Robertson et al.) via the bm25s library; passages with no query term are dropped."""
-    import bm25s
-
-    key = ("bm25", b, k1)
+    """BM25, Robertson's variant as bm25s computes it (Kamphuis et al. 2020), in numpy:
+    score(p) = Σ_{t∈q} idf(t) · tf(t,p) / (k1 · (1 − b + b · |p| / avg|p|) + tf(t,p)),
+    idf(t) = ln(max(1, (N − df(t) + 0.5) / (df(t) + 0.5))). Passages with no query term are dropped.
+    (The tests check it against bm25s; computing it here keeps a query free of that import.)"""
     terms = book_terms(book)
-    if key not in book.cache:
-        retriever = bm25s.BM25(k1=k1, b=b, method="robertson")
-        retriever.index(terms.tokens, show_progress=False)
-        book.cache[key] = retriever
-    retriever = book.cache[key]
     q = [t for t in tokenize(query) if t in terms.collection]
     if not q:
         return []
-    scores = retriever.get_scores(q)
+    lengths = book.cache.get("lengths")
+    if lengths is None:
+        lengths = book.cache["lengths"] = np.array([len(t) for t in terms.tokens], dtype=float)
+    n = len(terms.tf)
+    norm = k1 * ((1 - b) + b * lengths / max(lengths.mean(), 1e-9))
+    scores = np.zeros(n)
+    for t in q:
+        rows = np.array([i for i, c in enumerate(terms.tf) if t in c])
+        tf = np.array([terms.tf[i][t] for i in rows], dtype=float)
+        idf = math.log(max(1.0, (n - len(rows) + 0.5) / (len(rows) + 0.5)))
+        scores[rows] += idf * tf / (norm[rows] + tf)
     return sort_scored([Scored(int(i), float(scores[i])) for i in np.flatnonzero(scores > 0)])
 
 
