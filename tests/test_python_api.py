@@ -44,7 +44,7 @@ def test_import_is_lazy_and_open_matches_the_cli(huck_search):
     explained = book.rank("Mary Jane", top=2, explain=True)
     assert all(p.why for p in explained) and not book.rank("Mary Jane", top=1)[0].why
     narrator_row = [e for e in book.entities() if e.narrator]
-    assert [e.name for e in narrator_row] == ["Huck"]
+    assert len(narrator_row) == 1 and narrator_row[0].name.startswith("Huck")
     assert book.chapters[0].number == 1 and all(a.start < b.start for a, b in zip(book.chapters, book.chapters[1:]))
 
 

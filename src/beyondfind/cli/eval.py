@@ -1,4 +1,4 @@
-"""``beyondfind eval books`` and ``beyondfind eval news``."""
+"""``beyondfind eval books``, ``beyondfind eval news`` and ``beyondfind eval salience``."""
 
 from __future__ import annotations
 
@@ -29,6 +29,30 @@ def add_parsers(sub) -> None:
         eval_news.add_parser(s)
     except ImportError:  # pragma: no cover
         pass
+    g = s.add_parser("salience", help="single-document entity salience on GUM (summary-based grades): "
+                                       "nDCG@5 and Spearman of F(e,d), first-sentence position, the paper's "
+                                       "combination and a leave-one-document-out LambdaMART")
+    g.add_argument("--data", type=Path, default=Path("../shared/data"), help="the shared data folder (with gum-ud/)")
+    g.add_argument("--no-learned", dest="learned", action="store_false", help="skip the learned model (faster)")
+    g.set_defaults(func=run_salience)
+
+
+def run_salience(args) -> int:
+    from ..datasets.gum import gum_documents
+    from ..evaluation.salience import salience_report
+
+    if not (args.data / "gum-ud" / "dep").is_dir():
+        raise BeyondfindError(f"{args.data} has no gum-ud/dep folder; pass --data pointing at shared/data")
+    docs = gum_documents(args.data)
+    rows = salience_report(docs, learned=args.learned)
+    print(f"GUM salience ({len(docs)} documents; gain = summaries mentioning the entity, 0-5)")
+    print(f"{'scorer':48} {'nDCG@5':>7} {'Spearman':>9}")
+    for name, v in rows.items():
+        print(f"{name:48} {v['nDCG@5']:7.3f} {v['Spearman']:9.3f}")
+    base = rows["F(e,d)"]["nDCG@5"]
+    best = max(rows, key=lambda k: rows[k]["nDCG@5"])
+    print(f"best: {best}, nDCG@5 {rows[best]['nDCG@5'] / base:.2f}x F(e,d)")
+    return 0
 
 
 def run_books(args) -> int:

@@ -78,10 +78,22 @@ class CharacterIndex:
     readings: Mapping[FormKey, tuple[int, ...]] = field(default_factory=dict)  # form → characters it may name
 
     def lookup(self, name: Name) -> Character | None:
-        """The character a query name denotes: its form, else its words without the honorific."""
+        """The character a query name denotes: its form, else its words without the honorific, else
+        the one character with a form of the same surname whose first name is a prefix of the
+        query's or the other way round (``Huckleberry Finn`` → the ``Huck Finn`` character)."""
         for key in ((name.honorific, name.key), (None, name.key)):
             if key in self.character_of:
                 return self.characters[self.character_of[key]]
+        if len(name.words) >= 2:
+            first, surname = name.words[0], name.words[-1]
+            found = set()
+            for (_h, key), cid in self.character_of.items():
+                words = key.split()
+                if (len(words) == len(name.words) and words[-1] == surname
+                        and (words[0].startswith(first) or first.startswith(words[0]))):
+                    found.add(cid)
+            if len(found) == 1:
+                return self.characters[found.pop()]
         return None
 
     def possible(self, key: FormKey) -> tuple[int, ...]:

@@ -19,10 +19,11 @@
 
 from __future__ import annotations
 
-import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from ...datasets.gum import read_conllu_sentences, sentence_mentions
 
 LITBANK_LABELS = ("PER", "LOC", "GPE", "FAC", "ORG", "VEH")
 
@@ -118,27 +119,6 @@ def litbank_docs(paths: list[Path], vocab, sentences_per_doc: int = 10):
 _MAYBE_NOMINAL = frozenset({"NOUN", "DET", "ADJ", "NUM"})
 
 
-def _read_conllu_sentences(path: Path) -> list[tuple[str | None, list[list[str]]]]:
-    """(sent_id, token rows) per sentence; multi-word ranges and empty nodes dropped."""
-    out, cur, sid = [], [], None
-    for line in path.read_text(encoding="utf-8").splitlines() + [""]:
-        if not line.strip():
-            if cur:
-                out.append((sid, cur))
-            cur, sid = [], None
-            continue
-        if line.startswith("# sent_id"):
-            sid = line.split("=", 1)[1].strip()
-            continue
-        if line.startswith("#"):
-            continue
-        cols = line.split("\t")
-        if "-" in cols[0] or "." in cols[0]:
-            continue
-        cur.append(cols)
-    return out
-
-
 def _partial_doc(vocab, words: list[str], sent_starts: list[bool], iob: list[str]):
     """A Doc whose entity annotation is ``iob`` (``B-X``/``I-X``/``O``/``-`` for missing)."""
     from spacy.tokens import Doc
@@ -152,9 +132,9 @@ def _missing_if_nominal(upos: str, feats: str) -> bool:
 
 def uner_docs(iob2: Path, conllu: Path, vocab, sentences_per_doc: int = 10):
     """UNER EWT sentences as partially annotated Docs (see the module docstring)."""
-    upos = {sid: rows for sid, rows in _read_conllu_sentences(conllu)}
+    upos = {sid: rows for sid, rows in read_conllu_sentences(conllu)}
     sentences = []
-    for sid, rows in _read_conllu_sentences(iob2):
+    for sid, rows in read_conllu_sentences(iob2):
         ud = upos.get(sid)
         if ud is None or len(ud) != len(rows):
             continue
@@ -193,29 +173,12 @@ def _repair_iob(tags: list[str]) -> list[str]:
     return out
 
 
-_GUM_ENTITY = re.compile(r"\((\d+)-([a-z]+)[^()]*(\)?)|(\d+)\)")
 _GUM_LABELS = {"person": "PER", "organization": "ORG", "place": None, "object": None, "animal": None}
 
 
 def gum_entity_spans(rows: list[list[str]]) -> list[tuple[int, int, str]]:
-    """(start, end, GUM type) for every mention of a sentence, from the ``Entity=`` MISC field.
-
-    ``(4-abstract-…(5-object-…)`` opens mention 4 and opens and closes 5; ``4)3)`` closes 4 and 3.
-    """
-    spans, open_ = [], {}
-    for i, cols in enumerate(rows):
-        m = re.search(r"Entity=([^|]*)", cols[9])
-        if not m:
-            continue
-        for opened, etype, closes_now, closed in _GUM_ENTITY.findall(m.group(1)):
-            if opened and closes_now:
-                spans.append((i, i + 1, etype))
-            elif opened:
-                open_.setdefault(opened, []).append((i, etype))
-            elif open_.get(closed):
-                start, etype_c = open_[closed].pop()
-                spans.append((start, i + 1, etype_c))
-    return spans
+    """(start, end, GUM type) for every mention of a sentence (:func:`~beyondfind.datasets.gum.sentence_mentions`)."""
+    return [(m.start, m.end, m.etype) for m in sentence_mentions(rows)]
 
 
 def _without_possessive(span: tuple[int, int, str], rows: list[list[str]]) -> tuple[int, int, str]:
@@ -230,7 +193,7 @@ def gum_ner_docs(paths: list[Path], vocab, sentences_per_doc: int = 10):
     """GUM sentences as partially annotated Docs (see the module docstring)."""
     sentences = []
     for path in paths:
-        for _sid, rows in _read_conllu_sentences(path):
+        for _sid, rows in read_conllu_sentences(path):
             spans = [s for s in gum_entity_spans(rows) if s[2] in _GUM_LABELS]
             # pronoun-only person mentions are not LitBank entities
             spans = [s for s in spans if not (s[1] - s[0] == 1 and rows[s[0]][3] == "PRON")]
@@ -247,7 +210,7 @@ def gum_ner_docs(paths: list[Path], vocab, sentences_per_doc: int = 10):
 def uner_test_sentences(data_dir: Path) -> list[tuple[list[str], list[tuple[int, int, str]]]]:
     """UNER EWT **test**: (words, gold PER/ORG/LOC spans) per sentence, for evaluation only."""
     out = []
-    for _sid, rows in _read_conllu_sentences(data_dir / "uner-english-ewt" / "en_ewt-ud-test.iob2"):
+    for _sid, rows in read_conllu_sentences(data_dir / "uner-english-ewt" / "en_ewt-ud-test.iob2"):
         tags = [r[2] if r[2][2:] in ("PER", "ORG", "LOC") else "O" for r in rows]
         out.append(([r[1] for r in rows], _layer_spans(_repair_iob(tags))))
     return out
