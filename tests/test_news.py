@@ -42,7 +42,7 @@ def test_incremental_history_matches_recomputation_and_orders_by_date(store, nlp
     for a in arts:
         add_article(store, "t", a, nlp)
     rows = store.articles(store.thread_id("t"))
-    assert [r[0] for r in rows] == ["a1", "a3", "a2"]
+    assert [r.id for r in rows] == ["a1", "a3", "a2"]
     stored = {r.entity: r.features for r in show_article(store, "t", "a2")}
     fresh = {r.article_id + "/" + r.entity: r.features for r in rank_thread(arts, nlp, Combination.all_ties())}
     a2 = {k.split("/", 1)[1]: v for k, v in fresh.items() if k.startswith("a2/")}
@@ -56,7 +56,7 @@ def test_incremental_history_matches_recomputation_and_orders_by_date(store, nlp
 def test_duplicates_rejected_or_replaced_never_double_counted(store, nlp):
     a = _art(1, "2020-01-01", "GM cut jobs.")
     add_article(store, "t", a, nlp)
-    with pytest.raises(BeyondfindError, match="--replace"):
+    with pytest.raises(BeyondfindError, match="replace"):
         add_article(store, "t", a, nlp)
     add_article(store, "t", _art(1, "2020-01-01", "GM cut jobs. GM again."), nlp, replace=True)
     add_article(store, "t", _art(2, "2020-01-02", "GM grew."), nlp)
@@ -128,3 +128,19 @@ def test_news_entities_are_names_a_journalist_would_list(nlp):
     counts = {s.surface: s.count for s in ann.entities}
     assert counts["General Motors"] == 2 and "GM" not in counts        # GM counted for General Motors
     assert counts["Steve Jobs"] == 2 and "Jobs" not in counts          # so is the surname alone
+
+
+def test_add_and_show_agree_when_articles_arrive_in_date_order(tmp_path, nlp):
+    """``news add`` prints each article's ranking against the history before it; ``news show`` later
+    recomputes it from the store: the same entities, scores and order (the Python API's Thread)."""
+    from beyondfind.news import Thread
+
+    thread = Thread("gm", library=tmp_path / "news.sqlite")
+    thread.__dict__["nlp"] = nlp   # the session's pipeline instead of loading another
+    added = {}
+    for line in GM.read_text().splitlines()[:8]:
+        a = json.loads(line)
+        added[a["id"]] = [(r.entity, round(r.score, 9)) for r in thread.add({k: a[k] for k in ("id", "date", "title", "text")})]
+    assert [a.id for a in thread.articles()] == list(added)
+    for aid, ranking in added.items():
+        assert [(r.entity, round(r.score, 9)) for r in thread.rank(aid)] == ranking, aid

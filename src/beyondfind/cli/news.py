@@ -106,8 +106,8 @@ def run_show(args) -> int:
 
     store = open_store(args)
     if not args.article_id:
-        for aid, date, title, _k in store.articles(store.thread_id(args.thread)):
-            print(f"{date or '----------'}  {aid}  {title}")
+        for a in store.articles(store.thread_id(args.thread)):
+            print(f"{a.date or '----------'}  {a.id}  {a.title}")
         return 0
     _print(show_article(store, args.thread, args.article_id, combination_for(args.model)), output_format(args))
     return 0

@@ -86,7 +86,7 @@ class JobQueue:
         validate.document_id(job_id, "indexing job")
         row = self.conn.execute(f"SELECT {_COLUMNS} FROM index_jobs WHERE id = ?", (job_id,)).fetchone()
         if row is None:
-            raise NotFoundError(f"no indexing job {job_id}; list them with GET /api/jobs")
+            raise NotFoundError(f"no indexing job {job_id}; list the recent jobs for their ids")
         return _job(row)
 
     def recent(self, limit: int = 20) -> list[Job]:

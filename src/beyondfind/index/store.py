@@ -117,7 +117,7 @@ class Library:
         validate.document_id(doc_id)
         row = self.conn.execute(_INFO_SQL + " WHERE d.id = ?", (doc_id,)).fetchone()
         if row is None:
-            raise NotFoundError(f"no document {doc_id} in library {self.path}; list them with `beyondfind documents`")
+            raise NotFoundError(f"no document {doc_id} in library {self.path}; list the library's documents for their ids")
         return DocumentInfo(*row)
 
     def documents(self) -> list[DocumentInfo]:

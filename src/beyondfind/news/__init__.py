@@ -76,12 +76,12 @@ def add_article(store: ThreadStore, thread: str, article: Article, nlp, replace:
 def stored_annotation(store: ThreadStore, thread: str, article_id: str) -> tuple[ArticleAnnotation, str]:
     """The article's stored statistics as an annotation (no NLP) and its history key."""
     tid = store.thread_id(thread)
-    date, title, text, key = store.article(tid, article_id)
+    stored = store.article(tid, article_id)
     rows = store.conn.execute("SELECT m.surface, e.is_person, m.count, m.subj, m.first_sen_len, m.first_sen_pos "
                               "FROM news_mentions m JOIN news_entities e ON e.thread_id = m.thread_id AND "
                               "e.id = m.entity_id WHERE m.thread_id = ? AND m.article_id = ?", (tid, article_id))
     stats = tuple(EntityStats(s, bool(p), c, sub, fl, fp, frozenset()) for s, p, c, sub, fl, fp in rows)
-    return ArticleAnnotation(Article(article_id, date, title, text), stats), key
+    return ArticleAnnotation(Article(article_id, stored.date, stored.title, stored.text or ""), stats), stored.key
 
 
 def show_article(store: ThreadStore, thread: str, article_id: str, model: Combination | None = None) -> list[RankedEntity]:
@@ -89,7 +89,8 @@ def show_article(store: ThreadStore, thread: str, article_id: str, model: Combin
     return rank_annotation(store, thread, ann, model or load_shipped(), before=key)
 
 
-from .thread import StoredArticle, Thread  # noqa: E402  (the object API over the functions above)
+from .model import StoredArticle  # noqa: E402
+from .thread import Thread  # noqa: E402  (the object API over the functions above)
 
 __all__ = ["MODELS", "RankedEntity", "StoredArticle", "Thread", "add_article", "combination_for", "rank_annotation",
            "rank_thread", "show_article", "stored_annotation"]

@@ -52,5 +52,16 @@ FEATURE_DESCRIPTIONS = {
     "F_first": "mentions in the first thread article that mentions it",
     "CoOcc_H": "other entities it shared a sentence with in earlier articles",
 }
+@dataclass(frozen=True)
+class StoredArticle:
+    """An article as the thread store holds it; ``key`` orders the history (date, then arrival)."""
+
+    id: str
+    date: str | None
+    title: str
+    key: str
+    text: str | None = None
+
+
 # features where smaller is better are inverted, 1 / (1 + x), before combination
 INVERTED = frozenset({"FirstSenPos"})

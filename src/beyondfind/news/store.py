@@ -16,7 +16,7 @@ from itertools import combinations
 from .. import BeyondfindError, NotFoundError, validate
 from ..sqlite import write_transaction
 from .identity import acronym, is_acronym, normalize, words
-from .model import FEATURES, ArticleAnnotation, EntityStats
+from .model import FEATURES, ArticleAnnotation, EntityStats, StoredArticle
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS news_threads (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
@@ -109,24 +109,25 @@ class ThreadStore:
         if row:
             return row[0]
         if not create:
-            raise NotFoundError(f"no news thread {name!r}; create it by adding an article with `beyondfind news add`")
+            raise NotFoundError(f"no news thread {name!r}; a thread is created by adding its first article")
         return self.conn.execute("INSERT INTO news_threads (name) VALUES (?)", (name,)).lastrowid
 
     def threads(self) -> list[tuple[str, int]]:
         return list(self.conn.execute("SELECT t.name, (SELECT COUNT(*) FROM news_articles a WHERE a.thread_id = t.id) "
                                       "FROM news_threads t ORDER BY t.name"))
 
-    def articles(self, thread: int) -> list[tuple[str, str | None, str, str]]:
-        """(article_id, date, title, sort_key) in history order."""
-        return list(self.conn.execute("SELECT article_id, date, title, sort_key FROM news_articles WHERE thread_id = ? "
-                                      "ORDER BY sort_key", (thread,)))
+    def articles(self, thread: int) -> list[StoredArticle]:
+        """The thread's articles in history order (without their text)."""
+        return [StoredArticle(*row) for row in self.conn.execute(
+            "SELECT article_id, date, title, sort_key FROM news_articles WHERE thread_id = ? ORDER BY sort_key",
+            (thread,))]
 
-    def article(self, thread: int, article_id: str) -> tuple[str | None, str, str, str]:
-        row = self.conn.execute("SELECT date, title, text, sort_key FROM news_articles WHERE thread_id = ? AND "
-                                "article_id = ?", (thread, article_id)).fetchone()
+    def article(self, thread: int, article_id: str) -> StoredArticle:
+        row = self.conn.execute("SELECT article_id, date, title, sort_key, text FROM news_articles WHERE thread_id = ? "
+                                "AND article_id = ?", (thread, article_id)).fetchone()
         if row is None:
-            raise NotFoundError(f"no article {article_id!r} in this thread; list them with `beyondfind news show`")
-        return row
+            raise NotFoundError(f"no article {article_id!r} in this thread; list the thread's articles for their ids")
+        return StoredArticle(*row)
 
     def has_article(self, thread: int, article_id: str) -> bool:
         return self.conn.execute("SELECT 1 FROM news_articles WHERE thread_id = ? AND article_id = ?",
@@ -197,7 +198,7 @@ class ThreadStore:
                 if self.has_article(thread, a.id):
                     if not replace:
                         raise BeyondfindError(f"article {a.id!r} is already in thread {thread_name!r}; "
-                                              "use --replace to replace it")
+                                              "add it again with replace to replace it")
                     for table in ("news_articles", "news_mentions", "news_cooc"):
                         self.conn.execute(f"DELETE FROM {table} WHERE thread_id = ? AND article_id = ?", (thread, a.id))
                 date = a.date or self.last_date(thread)

@@ -12,21 +12,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from .. import validate
 from .io import article_from_json
-from .model import Article
-
-
-@dataclass(frozen=True)
-class StoredArticle:
-    id: str
-    date: str | None
-    title: str
+from .model import Article, StoredArticle
 
 
 class Thread:
@@ -67,4 +59,4 @@ class Thread:
         return show_article(self.store, self.name, article_id, combination_for(model))
 
     def articles(self) -> list[StoredArticle]:
-        return [StoredArticle(a, d, t) for a, d, t, _k in self.store.articles(self.store.thread_id(self.name))]
+        return self.store.articles(self.store.thread_id(self.name))

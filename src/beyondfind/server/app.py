@@ -255,7 +255,7 @@ def create_app(library: str | Path | None = None, nlp: str | None = None, max_up
     def thread_articles(thread: str):
         with state.lock:
             tid = state.news.thread_id(thread)
-            return {"articles": [{"id": a, "date": d, "title": t} for a, d, t, _k in state.news.articles(tid)]}
+            return {"articles": [{"id": a.id, "date": a.date, "title": a.title} for a in state.news.articles(tid)]}
 
     @app.get("/api/news/threads/{thread}/articles/{article_id}", summary="An article with its ranked entities")
     def article(thread: str, article_id: str, model: str = "best"):
@@ -264,9 +264,9 @@ def create_app(library: str | Path | None = None, nlp: str | None = None, max_up
 
         with state.lock:
             tid = state.news.thread_id(thread)
-            date, title, text_, _k = state.news.article(tid, article_id)
+            stored = state.news.article(tid, article_id)
             ranking = show_article(state.news, thread, article_id, combination_for(model))
-        return {"id": article_id, "date": date, "title": title, "text": text_,
+        return {"id": article_id, "date": stored.date, "title": stored.title, "text": stored.text,
                 "entities": [r.to_dict() for r in ranking], "features": FEATURE_DESCRIPTIONS}
 
     @app.get("/", include_in_schema=False)
