@@ -122,11 +122,15 @@ def _roles(forms: list[_Form], first_names: frozenset[str]) -> None:
     """First name / surname of each form. A lone word is a surname when the book uses it as the
     last word of longer names (or after Mr./Mrs./Miss) more than as a first word."""
     as_first, as_last = Counter(), Counter()
+    first_in_full, last_in_full = Counter(), Counter()   # positions in full names of persons
     for f in forms:
         n = f.stats.count
         if len(f.words) > 1:
             as_first[f.words[0]] += n
             as_last[f.words[-1]] += n
+            if f.stats.label == "PER":
+                first_in_full[f.words[0]] += n
+                last_in_full[f.words[-1]] += n
         elif f.honorific in SURNAME_HONORIFICS:
             as_last[f.words[0]] += n
         elif f.honorific in FIRST_NAME_HONORIFICS:
@@ -136,7 +140,10 @@ def _roles(forms: list[_Form], first_names: frozenset[str]) -> None:
             f.first, f.surname = f.words[0], f.words[-1]
             continue
         w = f.words[0]
-        if as_first[w] > as_last[w] or (as_first[w] == as_last[w] and w in first_names):
+        # "Mrs. Rachel" beside "Mrs. Rachel Lynde": a known first name that full names use only first
+        honorific_first = (f.honorific in SURNAME_HONORIFICS and w in first_names
+                           and first_in_full[w] > 0 and last_in_full[w] == 0)
+        if as_first[w] > as_last[w] or (as_first[w] == as_last[w] and w in first_names) or honorific_first:
             f.first = w
         else:
             f.surname = w

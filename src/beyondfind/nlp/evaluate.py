@@ -8,6 +8,8 @@
   GPE/FAC count as LOC, and only predicted spans that are proper names count (UNER does not mark
   "the man").
 * Syntax: UPOS accuracy, UAS and LAS on UD EWT test (never used in training).
+* Characters: the named mentions of the LitBank coreference test files clustered into characters,
+  pairwise P/R/F1 against the gold chains (:func:`evaluate_name_clustering`).
 * Anaphora: LitBank coreference files of the test split. A third-person pronoun counts when its
   gold cluster has a *named* mention (a capitalised, non-pronoun token) before it; it is correct
   when the predicted antecedent's last token lies inside a mention of that cluster.
@@ -93,6 +95,10 @@ def evaluate_proper_per(nlp, files: list[Path]) -> PRF:
     return PRF(tp, fp, fn)
 
 
+PRONOUNS = frozenset({"i", "me", "my", "mine", "myself", "you", "your", "yours", "yourself", "we", "us", "our",
+                      "ours", "he", "him", "his", "she", "her", "hers", "it", "its", "they", "them", "their",
+                      "thou", "thee", "thy", "ye", "one", "who", "whom", "himself", "herself", "itself",
+                      "themselves", "ourselves", "yourselves"})
 _UNER_TYPE = {"PER": "PER", "ORG": "ORG", "LOC": "LOC", "GPE": "LOC", "FAC": "LOC"}
 
 
@@ -204,6 +210,49 @@ def evaluate_anaphora(nlp, files: list[Path]) -> dict[str, float]:
             "precision": correct / predicted if predicted else 0.0}
 
 
+def evaluate_name_clustering(files: list[Path]) -> PRF:
+    """Pairwise precision/recall of clustering the *named* mentions of the gold coreference chains
+    (gold spans that are proper names) with :func:`~beyondfind.index.characters.cluster_names`.
+
+    Forms get their mention counts; a form that stays ambiguous (a family surname) takes the
+    character of the nearest preceding mention that names one of its candidates, else the most
+    mentioned candidate — what retrieval does with local and global coreference. Pairs are counted
+    within each file and summed (micro)."""
+    from itertools import combinations
+
+    from ..index.characters import FormStats, cluster_names
+    from .names import parse_name
+
+    tp = fp = fn = 0
+    for path in files:
+        sents, mentions = read_coref_conll(path)
+        words = [w for s in sents for w in s]
+        named = []
+        for start, end, cluster in sorted(mentions):
+            span = words[start:end]
+            name = parse_name(" ".join(span))
+            if name.words and is_proper_name(span) and not (len(span) == 1 and span[0].lower() in PRONOUNS):
+                named.append(((name.honorific, name.key), cluster))
+        counts = Counter(form for form, _ in named)
+        index = cluster_names({form: FormStats(n) for form, n in counts.items()})
+        assigned = []
+        for form, _cluster in named:
+            readings = index.possible(form) or (index.character_of.get(form),)
+            if len(readings) == 1:
+                assigned.append(readings[0])
+                continue
+            previous = next((c for c in reversed(assigned) if c in readings), None)
+            assigned.append(previous if previous is not None
+                            else max(readings, key=lambda c: index.characters[c].mentions))
+        for (a, b) in combinations(range(len(named)), 2):
+            gold = named[a][1] == named[b][1]
+            pred = assigned[a] == assigned[b]
+            tp += gold and pred
+            fp += pred and not gold
+            fn += gold and not pred
+    return PRF(tp, fp, fn)
+
+
 def coref_test_files(data_dir: Path) -> list[Path]:
     test_names = {p.name.replace(".tsv", "") for p in corpora.litbank_split(data_dir)["test"]}
     return sorted(p for p in (data_dir / "litbank" / "coref" / "conll").glob("*.conll") if p.stem in test_names)
@@ -216,6 +265,7 @@ def evaluate_all(nlp, data_dir: Path) -> dict:
         "uner": evaluate_uner(nlp, data_dir),
         "syntax": evaluate_syntax(nlp, corpora.syntax_split(data_dir)["test"]),
         "anaphora": evaluate_anaphora(nlp, coref_test_files(data_dir)),
+        "clustering": evaluate_name_clustering(coref_test_files(data_dir)),
     }
 
 
@@ -235,6 +285,9 @@ def format_report(report: dict) -> str:
     s = report["syntax"]
     lines += ["", f"Syntax (UD EWT test, {s['tokens']} non-punctuation tokens): POS {s['pos_acc']:.3f}  "
               f"UAS {s['uas']:.3f}  LAS {s['las']:.3f}"]
+    c = report["clustering"]
+    lines += ["", f"Named-mention clustering (LitBank coref test, gold name spans, pairwise): P {c.precision:.3f}  "
+              f"R {c.recall:.3f}  F1 {c.f1:.3f}"]
     a = report["anaphora"]
     lines += ["", f"Pronoun → named antecedent (LitBank coref test): accuracy {a['accuracy']:.3f} over "
               f"{a['judged']} pronouns (precision {a['precision']:.3f} of {a['predicted']} linked)"]
