@@ -128,3 +128,16 @@ def test_no_narrator_in_third_person_novels():
             continue
         n = _narration(path.name)
         assert not n.first_person and n.narrator is None, (path.name, n)
+
+
+def test_learned_pronoun_resolver_is_trained_and_compared_with_the_rules(nlp):
+    """``beyondfind nlp pronouns``: trained on LitBank train files, scored on dev and test; the rules'
+    number equals what ``nlp evaluate`` reports for the pipeline's own component."""
+    from beyondfind.nlp.evaluate import coref_test_files, evaluate_anaphora
+    from beyondfind.nlp.training.pronouns import compare_resolvers
+
+    report = compare_resolvers(nlp, DATA)
+    assert set(report) == {"dev", "test"} and report["test"]["pronouns"] > 500
+    for row in report.values():
+        assert 0.4 < row["rules"] < 1 and 0.4 < row["learned"] < 1
+    assert report["test"]["rules"] == pytest.approx(evaluate_anaphora(nlp, coref_test_files(DATA))["accuracy"], abs=0.02)
