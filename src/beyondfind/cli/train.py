@@ -29,6 +29,7 @@ def add_parsers(sub) -> None:
 def run_ldm(args) -> int:
     from ..books import run_method
     from ..datasets.judgments import load_book_judgments
+    from ..features import text_signal
     from ..ranking import ldm, report
 
     judgments = load_book_judgments(args.judgments)
@@ -45,13 +46,16 @@ def run_ldm(args) -> int:
         for name, value in report.group_ablation(judgments, books_dir, search.book_for, run_method).items():
             print(f"  {name:12} {value:.3f}")
     print("\ntraining the final model on all judged books …", file=sys.stderr)
-    ts = ldm.training_set([(search.book_for(books_dir / bj.book), bj) for bj in judgments])
-    model = ldm.train(ts, meta={"trained_on": [bj.book for bj in judgments], "pairs": int(len(ts.y)),
-                                "lobo_ndcg5_condensed": round(scores["mean"]["nDCG@5/c"], 4)})
+    meta = {"trained_on": [bj.book for bj in judgments], "lobo_ndcg5_condensed": round(scores["mean"]["nDCG@5/c"], 4)}
+    model, text_model, ts = ldm.train_final(judgments, books_dir, search.book_for, meta)
+    model.meta["pairs"] = int(len(ts.y))
     out = args.output or ldm.SHIPPED_MODEL
     model.save(out)
+    text_out = out.with_name("text_signal.npy") if args.output else text_signal.SHIPPED
+    text_model.save(text_out)
     chart = report.importance_chart(model, args.report / "ldm-importance.png")
-    print(f"model: {out}.txt / {out}.json ({len(ts.y)} judged pairs)\nimportance chart: {chart}")
+    print(f"model: {out}.txt / {out}.json ({len(ts.y)} judged pairs); text signal: {text_out}\n"
+          f"importance chart: {chart}")
     return 0
 
 

@@ -19,6 +19,8 @@ from ..retrieval import baselines
 from ..retrieval.lrm import LRMSettings, candidate_passages_lrm, evidence, length_reward, query_label, saturate
 from ..retrieval.terms import book_terms
 from .keywords import keywords
+from .text_signal import TextModel
+from .text_signal import shipped as shipped_text_model
 
 FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
     "lrm": ("lrm.score", "lrm.ef", "lrm.cr", "lrm.g", "lrm.names", "lrm.words"),
@@ -28,6 +30,11 @@ FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
     "position": ("position.lifetime", "position.book", "position.at_start", "position.first_occurrence"),
     "extra": ("extra.subject", "extra.description", "extra.dialogue_share", "extra.bm25_b0",
               "extra.exact_count", "extra.best_match"),
+    # where the text presents the entity: its first named passages, its first full name, a chapter
+    # opening on it; and how much of the passage is about it rather than about others
+    "intro": ("intro.first_named", "intro.named_rank", "intro.first_full_name", "intro.chapter_opening"),
+    "focus": ("focus.name_share", "focus.sentence_share"),
+    "text": ("text.descriptive",),   # learned from judged passages of other books (text_signal.py)
 }
 FEATURE_NAMES: tuple[str, ...] = tuple(n for names in FEATURE_GROUPS.values() for n in names)
 
@@ -50,6 +57,10 @@ class _BookStats:
     verbs_by_sentence: dict[int, list[str]]
     first_passage_of_name: dict[str, int]
     counts_by_passage: list[Counter]
+    chapter_position: list[int]            # passage's index within its chapter
+    named_passages_of_character: dict[int, list[int]]   # character id → passages naming it, in order
+    first_full_name_passage: dict[int, int]             # character id → first passage with a 2+ word form
+    sentences_by_passage: list[int]
 
 
 def _stats(book: IndexedBook) -> _BookStats:
@@ -74,7 +85,27 @@ def _stats(book: IndexedBook) -> _BookStats:
                 counts[m.passage]["time"] += 1
             elif m.label in LOCORG_LABELS:
                 counts[m.passage]["locorg"] += 1
-        book.cache["ldm_stats"] = _BookStats({v: math.log(n / d) for v, d in df.items()}, by_sentence, first, counts)
+        chapter_pos, k, previous = [], 0, object()
+        for p in book.passages:
+            k = k + 1 if p.chapter == previous else 0
+            previous = p.chapter
+            chapter_pos.append(k)
+        index = book.characters
+        named: dict[int, list[int]] = defaultdict(list)
+        full: dict[int, int] = {}
+        for i, nms in enumerate(book.names_by_passage):
+            for nm in nms:
+                cid = index.character_of.get(nm.form)
+                if cid is None:
+                    continue
+                if not named[cid] or named[cid][-1] != i:
+                    named[cid].append(i)
+                if len(nm.name.words) >= 2 and cid not in full:
+                    full[cid] = i
+        per_passage = Counter(s.passage for s in book.annotations.sentences)
+        book.cache["ldm_stats"] = _BookStats({v: math.log(n / d) for v, d in df.items()}, by_sentence, first, counts,
+                                             chapter_pos, dict(named), full,
+                                             [per_passage.get(i, 1) for i in range(n)])
     return book.cache["ldm_stats"]
 
 
@@ -88,7 +119,10 @@ def _bin10(k: int, n: int) -> int:
 
 
 def extract_features(book: IndexedBook, query: Name, entity_text: str,
-                     settings: LRMSettings = LRMSettings()) -> FeatureMatrix:
+                     settings: LRMSettings = LRMSettings(), text_model: TextModel | None = None) -> FeatureMatrix:
+    """Every named feature for the candidate passages of ``query``. ``text_model``: the learned word
+    signal to use (default: the shipped one; cross-fitted models when training and evaluating)."""
+    text_model = text_model or shipped_text_model()
     stats = _stats(book)
     label = query_label(book, query)
     cache: dict[int, float] = {}
@@ -101,6 +135,10 @@ def extract_features(book: IndexedBook, query: Name, entity_text: str,
     bm25 = {s.passage: s.score for s in baselines.bm25(book, entity_text, b=0.0)}
     n_book = len(book.passages)
     exact = re.compile(re.escape(entity_text))
+    character = book.characters.lookup(query)
+    named = stats.named_passages_of_character.get(character.id, []) if character else []
+    named_rank = {i: k for k, i in enumerate(named)}
+    full_at = stats.first_full_name_passage.get(character.id) if character else None
     rows = []
     for i, ev in zip(passages, evs):
         p = book.passages[i]
@@ -124,6 +162,10 @@ def extract_features(book: IndexedBook, query: Name, entity_text: str,
             float(bool(offsets) and min(offsets) - p.start < 30), first_off,
             ev.subjects, float(described), quoted, bm25.get(i, 0.0),
             len(exact.findall(p.text)), max((e for _a, _b, _t, e in ev.matched), default=0.0),
+            float(named_rank.get(i, 99) < 3), math.log1p(named_rank.get(i, 1000)), float(i == full_at),
+            float(stats.chapter_position[i] < 3 and bool(offsets)),
+            ev.names / max(1, counts["person"]), len(ev.sentences) / max(1, stats.sentences_by_passage[i]),
+            text_model.score(p.text) if text_model else 0.0,
         ))
     values = np.array(rows, dtype=np.float64).reshape(len(rows), len(FEATURE_NAMES))
     return FeatureMatrix(tuple(passages), FEATURE_NAMES, values)
@@ -155,4 +197,11 @@ FEATURE_DESCRIPTIONS = {
     "extra.bm25_b0": "name-word frequency (BM25, b=0)",
     "extra.exact_count": "the name exactly as selected",
     "extra.best_match": "certainty that a name refers to the entity",
+    "intro.first_named": "one of the first passages naming the entity",
+    "intro.named_rank": "how many passages named the entity before (log)",
+    "intro.first_full_name": "the entity's full name appears for the first time",
+    "intro.chapter_opening": "a chapter opens on the entity",
+    "focus.name_share": "share of the people named here that are the entity",
+    "focus.sentence_share": "share of the sentences about the entity",
+    "text.descriptive": "words that describe people (learned from judged passages)",
 }

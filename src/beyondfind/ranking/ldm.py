@@ -20,6 +20,7 @@ from .. import BeyondfindError
 from ..datasets.judgments import BookJudgments, judged_gain
 from ..features import FEATURE_NAMES, FeatureMatrix, extract_features
 from ..features.descriptiveness import FEATURE_DESCRIPTIONS
+from ..features.text_signal import TextExample, TextModel, fit, fit_excluding
 from ..index import IndexedBook
 from ..nlp.names import Name, parse_name
 from ..retrieval.lrm import LRMSettings
@@ -134,12 +135,15 @@ class TrainingSet:
 
 
 def training_set(pairs: list[tuple[IndexedBook, BookJudgments]], settings: LRMSettings = LRMSettings(),
-                 feature_names: tuple[str, ...] = FEATURE_NAMES) -> TrainingSet:
-    """Judged candidates of every judged entity; unjudged candidates are left out."""
+                 feature_names: tuple[str, ...] = FEATURE_NAMES,
+                 text_models: dict[str, TextModel] | None = None) -> TrainingSet:
+    """Judged candidates of every judged entity; unjudged candidates are left out. ``text_models``:
+    per book, the text signal that never saw that book (cross-fitting)."""
     xs, ys, groups = [], [], []
     for book, bj in pairs:
+        text_model = (text_models or {}).get(bj.book)
         for entity in bj.entities():
-            fm = extract_features(book, parse_name(entity), entity, settings)
+            fm = extract_features(book, parse_name(entity), entity, settings, text_model)
             cols = [fm.names.index(n) for n in feature_names]
             rows, labels = [], []
             for k, i in enumerate(fm.passages):
@@ -163,9 +167,9 @@ def train(ts: TrainingSet, rounds: int = NUM_ROUNDS, params: dict | None = None,
 
 
 def rank_ldm(book: IndexedBook, query: Name, entity_text: str | None = None, settings: LRMSettings = LRMSettings(),
-             explain: bool = False, model: LDMModel | None = None) -> list[Scored]:
+             explain: bool = False, model: LDMModel | None = None, text_model: TextModel | None = None) -> list[Scored]:
     model = model or load_model()
-    fm = extract_features(book, query, entity_text or " ".join(query.words), settings)
+    fm = extract_features(book, query, entity_text or " ".join(query.words), settings, text_model)
     if not fm.passages:
         return []
     scores = model.predict(fm)
@@ -194,28 +198,57 @@ def explanation(model: LDMModel, fm: FeatureMatrix, contrib: np.ndarray, row: in
             "g": round(values["lrm.g"], 4), "lrm": round(values["lrm.score"], 4)}
 
 
+def text_examples(judgments: list[BookJudgments], books_dir: Path,
+                  load_book: Callable[[Path], IndexedBook]) -> list[TextExample]:
+    """Every judged passage's text and gain, for training the text signal."""
+    out = []
+    for bj in judgments:
+        text = load_book(books_dir / bj.book).document.text
+        for entity, js in bj.by_entity.items():
+            out += [TextExample(bj.book, entity, text[j.start:j.end], j.gain) for j in js]
+    return out
+
+
+def train_final(judgments: list[BookJudgments], books_dir: Path, load_book: Callable[[Path], IndexedBook],
+                meta: dict | None = None) -> tuple[LDMModel, TextModel, TrainingSet]:
+    """The shipped pair: LDM trained on every judged book (each scored by a text signal that never saw
+    it) and the text signal trained on all of them, for books nobody judged."""
+    examples = text_examples(judgments, books_dir, load_book)
+    pairs = [(load_book(books_dir / bj.book), bj) for bj in judgments]
+    ts = training_set(pairs, text_models={bj.book: fit_excluding(examples, {bj.book}) for bj in judgments})
+    return train(ts, meta=meta), fit(examples), ts
+
+
 def leave_one_book_out_runner(judgments: list[BookJudgments], books_dir: Path, load_book: Callable[[Path], IndexedBook],
                               fallback: Callable, feature_names: tuple[str, ...] = FEATURE_NAMES,
                               settings: LRMSettings = LRMSettings()):
-    """A ``(book, entity, method)`` runner whose "ldm" uses a model trained without that book."""
-    models: dict[str, LDMModel] = {}
-    sets: dict[str, TrainingSet] = {}
+    """A ``(book, entity, method)`` runner whose "ldm" uses a model trained without that book.
 
-    def fold_model(test_book: str) -> LDMModel:
+    The text signal is cross-fitted inside each fold: a training book's passages are scored by a
+    signal trained on neither that book nor the held-out one, the held-out book's by one trained on
+    all the others, so no judgment of the held-out book reaches its scores."""
+    models: dict[str, tuple[LDMModel, TextModel]] = {}
+    uses_text = any(n.startswith("text.") for n in feature_names)
+    examples = text_examples(judgments, books_dir, load_book) if uses_text else []
+
+    def fold_model(test_book: str) -> tuple[LDMModel, TextModel | None]:
         if test_book not in models:
+            parts = []
             for bj in judgments:
-                if bj.book not in sets:
-                    sets[bj.book] = training_set([(load_book(books_dir / bj.book), bj)], settings, feature_names)
-            parts = [sets[b] for b in sets if b != test_book]
+                if bj.book == test_book:
+                    continue
+                text = {bj.book: fit_excluding(examples, {bj.book, test_book})} if uses_text else None
+                parts.append(training_set([(load_book(books_dir / bj.book), bj)], settings, feature_names, text))
             ts = TrainingSet(np.vstack([p.X for p in parts]), np.concatenate([p.y for p in parts]),
                              tuple(g for p in parts for g in p.groups), feature_names)
-            models[test_book] = train(ts)
+            models[test_book] = (train(ts), fit_excluding(examples, {test_book}) if uses_text else None)
         return models[test_book]
 
     def run(book: IndexedBook, entity: str, method: str):
         if method != "ldm":
             return fallback(book, entity, method)
-        return rank_ldm(book, parse_name(entity), entity, settings, model=fold_model(book.document.name))
+        model, text_model = fold_model(book.document.name)
+        return rank_ldm(book, parse_name(entity), entity, settings, model=model, text_model=text_model)
 
     run.fold_model = fold_model  # type: ignore[attr-defined]
     return run
