@@ -96,6 +96,24 @@ def test_news_rank_cli_on_real_thread(capsys):
     assert rows[0]["article_id"] == first_ids[0]
 
 
+def test_learned_and_paper_models_rank_a_thread(capsys):
+    """``--model learned`` (LambdaMART, numpy trees) and ``--model paper`` (the saturating combination)
+    rank the same candidates; ``best`` is the learned one."""
+    from beyondfind.news import combination_for
+    from beyondfind.news.learned import LearnedModel
+
+    runs = {}
+    for model in ("learned", "paper", "best"):
+        assert main(["news", "rank", str(GM), "--gold-entities", "--format", "jsonl", "--model", model]) == 0
+        runs[model] = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    key = lambda rows: sorted((r["article_id"], r["entity"]) for r in rows)  # noqa: E731
+    assert key(runs["learned"]) == key(runs["paper"])
+    assert [r["score"] for r in runs["learned"]] != [r["score"] for r in runs["paper"]]
+    assert runs["best"] == runs["learned"] and isinstance(combination_for("best"), LearnedModel)
+    with pytest.raises(BeyondfindError, match="learned, paper"):
+        combination_for("nope")
+
+
 def test_empty_article_ranks_nothing(store, nlp):
     assert add_article(store, "t", _art(9, "2020-01-01", ""), nlp) == []
 

@@ -7,7 +7,10 @@ from pathlib import Path
 
 from .common import add_format_option, add_nlp_option, output_format, print_jsonl
 
-MODEL_HELP = "best (tuned combination), fed (F(e,d) alone), all-ties, or one feature name"
+MODEL_HELP = ("best (default: the learned model, best by leave-one-thread-out MAP), learned (LambdaMART over the "
+              "nine features), paper (the paper's tuned saturating combination), fed (mentions in the article "
+              "alone), all-ties, or one feature: F_d, Fsubj_d, FirstSenLen, FirstSenPos, F_H, DF_H, F_last, "
+              "F_first, CoOcc_H")
 
 
 def add_parsers(sub) -> None:

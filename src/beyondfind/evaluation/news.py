@@ -16,6 +16,7 @@ from pathlib import Path
 from .. import BeyondfindError
 from ..news import rank_thread
 from ..news.combine import Combination, Query, mean_ap, tune
+from ..news.learned import LearnedModel
 from ..news.identity import is_acronym, normalize, same_entity, words
 from ..news.io import read_thread
 from ..news.measures import average_precision, precision_at
@@ -139,7 +140,16 @@ def configurations() -> dict[str, tuple[str, ...] | None]:
         if f != "F_d":
             out[f"F(e,d) + {FEATURE_LABELS[f]}"] = ("F_d", f)
     out["best (all nine, tuned)"] = FEATURES
+    out[LEARNED] = FEATURES
     return out
+
+
+LEARNED = "learned (LambdaMART, nine features)"
+
+
+def train_learned(articles: list[JudgedArticle]) -> LearnedModel:
+    """LambdaMART on judged articles: one query per article, Relevant = 1."""
+    return LearnedModel.train([a.query() for a in articles])
 
 
 def fixed_model(name: str) -> Combination:
@@ -160,6 +170,8 @@ def cross_validate(threads: dict[str, list[JudgedArticle]],
         for test, arts in threads.items():
             if feats is None:
                 model = fixed_model(name)
+            elif name == LEARNED:
+                model = train_learned([a for t, xs in threads.items() if t != test for a in xs])
             else:
                 train_q = [a.query() for t, xs in threads.items() if t != test for a in xs]
                 model = tune(train_q, feats)

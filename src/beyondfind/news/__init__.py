@@ -15,7 +15,7 @@ from .combine import Combination, load_shipped
 from .model import FEATURES, Article, ArticleAnnotation, EntityStats
 from .store import ThreadStore
 
-MODELS = ("best", "fed", "all-ties", *FEATURES)
+MODELS = ("best", "learned", "paper", "fed", "all-ties", *FEATURES)
 
 
 @dataclass(frozen=True)
@@ -31,8 +31,21 @@ class RankedEntity:
                 "rank": self.rank, "features": self.features}
 
 
-def combination_for(model: str) -> Combination:
-    if model == "best":
+def combination_for(model: str):
+    """The scorer for a model name: ``learned`` (LambdaMART), ``paper`` (the tuned saturating
+    combination), ``best`` (the better of the two by leave-one-thread-out MAP: learned), ``fed``,
+    ``all-ties`` or one feature alone. Every scorer has ``score(features) -> float``."""
+    if model in ("best", "learned"):
+        from .learned import load_shipped as load_learned
+
+        learned = load_learned()
+        if learned is not None:
+            return learned
+        if model == "learned":
+            raise BeyondfindError("no learned news model is installed; train it with `beyondfind eval news "
+                                  "--write-params`")
+        return load_shipped()
+    if model == "paper":
         return load_shipped()
     if model == "fed":
         return Combination.single("F_d")
