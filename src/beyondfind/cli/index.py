@@ -7,7 +7,12 @@ from .common import add_format_option, add_library_option, add_nlp_option, open_
 
 def add_parsers(sub) -> None:
     p = sub.add_parser("index", help="annotate documents once and store them in the library")
-    p.add_argument("files", nargs="+")
+    p.add_argument("files", nargs="+", metavar="PATH", help="document files, or folders of them")
+    p.add_argument("--dask", action="store_true",
+                   help="annotate on a Dask cluster (a local one by default); resumable: indexed documents are skipped")
+    p.add_argument("--workers", type=int, default=None, help="local Dask worker processes (default 2)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="a running Dask scheduler, e.g. tcp://10.0.0.5:8786, instead of a local cluster")
     add_library_option(p)
     add_nlp_option(p)
     p.set_defaults(func=run_index)
@@ -26,11 +31,44 @@ def add_parsers(sub) -> None:
 
 
 def run_index(args) -> int:
+    if args.dask or args.workers is not None or args.scheduler:
+        return run_index_dask(args)
+    from ..index.distributed import document_paths
+
     search = open_search(args)
-    for f in args.files:
+    for f in document_paths(args.files):
         doc_id, new = search.index(f)
         info = search.library.get(doc_id)
         print(f"{'indexed' if new else 'unchanged'}\t{doc_id}\t{info.n_passages} passages\t{f}")
+    return 0
+
+
+def run_index_dask(args) -> int:
+    import sys
+
+    from .. import BeyondfindError
+    from ..index import Library
+    from ..index.distributed import index_on_dask
+
+    if args.workers is not None and args.scheduler:
+        raise BeyondfindError("give --workers (a local cluster) or --scheduler (a running one), not both")
+
+    def progress(path: str, done: int, total: int) -> None:
+        print(f"[{done}/{total}] {path}", file=sys.stderr, flush=True)
+
+    report = index_on_dask(Library(args.library), args.files, args.nlp, workers=args.workers,
+                           scheduler=args.scheduler, progress=progress)
+    for path, doc_id in report.indexed:
+        print(f"indexed\t{doc_id}\t{path}")
+    for path, doc_id in report.skipped:
+        print(f"unchanged\t{doc_id}\t{path}")
+    for path, reason in report.failed:
+        print(f"failed\t-\t{path}\t{reason}")
+    if report.failed:
+        print(f"beyondfind: {len(report.failed)} of {len(report.failed) + len(report.indexed) + len(report.skipped)} "
+              "documents failed (reasons above); the others are indexed, and running the same command again "
+              "retries only the failed ones", file=sys.stderr)
+        return 2
     return 0
 
 
