@@ -130,6 +130,8 @@ def test_news_page_lists_articles_with_entities(server, browser):
     assert "mentions in this article" in first.locator(".legend").inner_text()   # no bare abbreviations
     first.locator("summary", has_text="Article text").click()
     assert len(first.locator(".body").inner_text()) > 200
+    top_entity = first.locator("table.scores tr td").nth(1).inner_text()
+    assert top_entity in first.locator(".body .ent").all_inner_texts()   # entities marked in the text
     page.screenshot(path=str(SHOTS / "news-390x844.png"))
     # a reader adds an article from the page
     page.locator("summary", has_text="Add an article").click()
@@ -159,6 +161,7 @@ def test_reader_tools_chapters_search_characters_and_back(server, browser, size)
     page.locator("#cast-toggle").click()
     narrator = page.locator("#cast li", has=page.locator(".badge", has_text="narrator"))
     assert narrator.count() == 1 and "Huck" in narrator.inner_text()
+    assert "Tom" in page.locator("#cast li", has_text="Tom Sawyer").first.locator(".aliases").inner_text()
     page.locator("#cast button", has_text="Jim").first.click()
     page.wait_for_selector("#results li.result")
     assert page.locator("#panel-title").inner_text() == "Jim"
@@ -204,4 +207,32 @@ def test_api_docs_page_works_offline(server, browser):
     page.wait_for_selector(".endpoint")
     assert page.locator(".endpoint", has_text="/api/documents/{doc_id}/rank").count() == 1
     assert not external
+    page.close()
+
+
+def test_library_lists_documents_and_removes_one(server, browser, tmp_path):
+    import httpx
+
+    f = tmp_path / "short.txt"
+    f.write_text("A Short Tale\n\nNell Baxter walked home. Nell Baxter was a tall woman.\n\nShe smiled.\n")
+    up = httpx.post(server + "/api/documents", files={"file": ("short.txt", f.read_bytes(), "text/plain")}, timeout=60)
+    job = up.json()["job"]
+    for _ in range(120):
+        state = httpx.get(f"{server}/api/jobs/{job['id']}").json()
+        if state["state"] in ("done", "failed"):
+            break
+        import time
+
+        time.sleep(0.5)
+    assert state["state"] == "done"
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.on("dialog", lambda d: d.accept())
+    page.goto(server + "/")
+    row = page.locator(".doclist li", has_text="short.txt")
+    assert row.count() == 1 and "txt" in row.inner_text()
+    page.screenshot(path=str(SHOTS / "library-390x844.png"))
+    row.locator("button.delete").click()
+    page.wait_for_function("![...document.querySelectorAll('.doclist li')].some(li => li.textContent.includes('short.txt'))")
+    assert httpx.get(f"{server}/api/documents/{state['document_id']}").status_code == 404
+    assert page.locator(".doclist li", has_text="Huckleberry").count() == 1   # the others stay
     page.close()

@@ -79,10 +79,11 @@ def test_html_markdown_and_tables(tmp_path):
     assert [p.text for p in doc.passages] == ["Part", "First para.", "Second."]
     assert "alert" not in doc.text and doc.passages[-1].chapter == "Part"
     md = tmp_path / "a.md"
-    md.write_text("# Title\n\nOne line\nsame para\n\n## Next\n\nTwo\n")
+    md.write_text("# Title\n\nOne line\nsame para\n\n## Next\n\nTwo\n\n## Book Two\n\n### Chapter 3\n\nThree\n")
     doc = load_document(md)
     assert [p.text for p in doc.passages][1] == "One line\nsame para"
-    assert doc.passages[-1].chapter == "Next"
+    assert doc.passages[3].chapter == "Next"
+    assert doc.passages[-1].chapter == "Book Two · Chapter 3"   # nested headings name the chapter
     sentences = load_document(SHARED_CSV := DATA.parent / "papers" / "entity-summarization-of-news.sentences.csv")
     assert len(sentences.passages) > 50 and SHARED_CSV.exists()
     jl = tmp_path / "t.jsonl"

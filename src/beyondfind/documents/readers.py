@@ -86,9 +86,10 @@ def read_markdown(data: bytes, name: str) -> Document:
     spans = blocks(text)
     title = next((text[s:e].lstrip("# ").strip() for s, e in spans if text[s:e].startswith("# ")), None)
     chapters, current = [], None
+    namer = ChapterNamer()
     for s, e in spans:
         if text[s:e].startswith("#"):
-            current = text[s:e].lstrip("# ").strip()[:80]
+            current = namer.heading(text[s:e].lstrip("# ").strip())
         chapters.append(current)
     return Document(name, "md", text, passages_from_blocks(text, spans, chapters), _sha(data), title)
 

@@ -104,6 +104,12 @@ async function followJob(job, line) {
 }
 
 // ---- reader -------------------------------------------------------------------------------
+// A regular expression matching any of the names as whole words, longest first (null for none).
+function namePattern(names) {
+  const escaped = [...names].sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  return escaped.length ? new RegExp(`(?<![\\p{L}])(?:${escaped.join("|")})(?![\\p{L}])`, "gu") : null;
+}
+
 function markEntities(text, pattern, canonical) {
   const frag = document.createDocumentFragment();
   if (!pattern) { frag.append(text); return frag; }
@@ -128,9 +134,7 @@ async function showDocument(id) {
   for (const e of entities.filter((e) => e.type === "PER")) {
     for (const form of [e.name, ...e.aliases]) if (form.length > 1 && !canonical.has(form)) canonical.set(form, e.name);
   }
-  const forms = [...canonical.keys()].sort((a, b) => b.length - a.length)
-    .map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-  const pattern = forms.length ? new RegExp(`(?<![\\p{L}])(?:${forms.join("|")})(?![\\p{L}])`, "gu") : null;
+  const pattern = namePattern([...canonical.keys()]);
   const reader = el("article", { id: "reader" });
   for (const p of passages) {
     reader.append(el("p", { id: `p-${p.index}`, dataset: { start: p.start, end: p.end } },
@@ -174,8 +178,10 @@ function toolbar(info, entities) {
 function castList(info, entities) {
   const people = entities.filter((e) => e.type === "PER").slice(0, 40);
   const places = entities.filter((e) => e.type !== "PER").slice(0, 15);
-  const item = (e) => el("li", {}, el("button", { type: "button", className: "linkish", onclick: () => openPanel(e.name) }, e.name),
-    e.narrator ? el("span", { className: "badge" }, "narrator") : "", " ", el("span", { className: "muted" }, `${e.mentions}`));
+  const item = (e) => el("li", { title: e.aliases.length ? `also: ${e.aliases.join(", ")}` : "" },
+    el("button", { type: "button", className: "linkish", onclick: () => openPanel(e.name) }, e.name),
+    e.narrator ? el("span", { className: "badge" }, "narrator") : "", " ", el("span", { className: "muted" }, `${e.mentions}`),
+    e.aliases.length ? el("span", { className: "muted aliases" }, ` (${e.aliases.slice(0, 3).join(", ")})`) : "");
   const narrators = info.narrators && info.narrators.length > 1
     ? el("p", { className: "muted" }, `Told by several narrators: ${info.narrators.join(", ")}.`) : "";
   return el("section", { id: "cast", hidden: true }, narrators,
@@ -332,7 +338,10 @@ function articleDetails(full) {
       ...full.entities.map((e) => el("tr", {}, el("td", {}, e.entity),
         ...Object.keys(full.features).map((k) => el("td", {}, e.features[k]))))),
     el("ul", { className: "legend" }, ...Object.entries(full.features).map(([k, v]) => el("li", {}, el("code", {}, k), `: ${v}`))));
-  const text = el("details", {}, el("summary", {}, "Article text"), el("div", { className: "body" }, full.text));
+  // the article text with its top entities marked (longest names first, as in the reader)
+  const pattern = namePattern(full.entities.slice(0, 10).map((e) => e.entity).filter((n) => n.length > 1));
+  const text = el("details", {}, el("summary", {}, "Article text"),
+    el("div", { className: "body" }, markEntities(full.text, pattern, new Map())));
   return [table, all, text];
 }
 
