@@ -43,6 +43,13 @@ def _open_huck(page, server):
     page.wait_for_selector("#reader p")
 
 
+def _read_up_to_mary_janes_arrival(page):
+    """Scroll the reader so the passage of Mary Jane's arrival (chapter 25) is at the top."""
+    here = page.locator("#reader p", has_text="Mary Jane _was_ red-headed").first
+    here.evaluate("p => p.scrollIntoView({block: 'start'})")
+    return here
+
+
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
 def test_click_mary_jane_shows_descriptive_passages(server, browser, size):
     page = browser.new_page(viewport={"width": size[0], "height": size[1]})
@@ -75,8 +82,7 @@ def test_no_spoilers_limits_results_to_what_was_read(server, browser):
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     _open_huck(page, server)
     # read up to chapter 25: the first passage naming Mary Jane's arrival
-    here = page.locator("#reader p", has_text="Mary Jane _was_ red-headed").first
-    here.evaluate("p => p.scrollIntoView({block: 'start'})")
+    here = _read_up_to_mary_janes_arrival(page)
     position = page.evaluate("""() => { const top = document.querySelector('.toolbar').getBoundingClientRect().bottom;
                                  for (const p of document.querySelectorAll('#reader p'))
                                  if (p.getBoundingClientRect().bottom > top) return Number(p.dataset.end); }""")
@@ -189,8 +195,7 @@ def test_reader_tools_chapters_search_characters_and_back(server, browser, size)
 def test_reading_position_survives_a_reload(server, browser):
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     _open_huck(page, server)
-    here = page.locator("#reader p", has_text="Mary Jane _was_ red-headed").first
-    here.evaluate("p => p.scrollIntoView({block: 'start'})")
+    _read_up_to_mary_janes_arrival(page)
     page.wait_for_timeout(600)
     page.reload()
     page.wait_for_selector("#reader p")
@@ -211,6 +216,8 @@ def test_api_docs_page_works_offline(server, browser):
 
 
 def test_library_lists_documents_and_removes_one(server, browser, tmp_path):
+    import time
+
     import httpx
 
     f = tmp_path / "short.txt"
@@ -221,8 +228,6 @@ def test_library_lists_documents_and_removes_one(server, browser, tmp_path):
         state = httpx.get(f"{server}/api/jobs/{job['id']}").json()
         if state["state"] in ("done", "failed"):
             break
-        import time
-
         time.sleep(0.5)
     assert state["state"] == "done"
     page = browser.new_page(viewport={"width": 390, "height": 844})

@@ -20,7 +20,6 @@ The CLI and the HTTP server are thin shells over the same objects: ``beyondfind 
 
 from __future__ import annotations
 
-import builtins
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -101,5 +100,5 @@ def open(source: str | Path | int, *, library: str | Path | Library | None = Non
     """
     lib = library if isinstance(library, Library) else Library(library)
     search = BookSearch(lib, nlp_name=nlp, progress_factory=progress)
-    ref: Any = source if isinstance(source, int) else builtins.str(source)
+    ref: Any = source if isinstance(source, int) else str(source)
     return Book(search.book_for(ref), search)

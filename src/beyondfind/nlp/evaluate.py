@@ -171,41 +171,60 @@ def read_coref_conll(path: Path) -> tuple[list[list[str]], list[tuple[int, int, 
     return sents, mentions
 
 
-def evaluate_anaphora(nlp, files: list[Path]) -> dict[str, float]:
+@dataclass(frozen=True)
+class GoldChains:
+    """A coreference file's gold chains as the pronoun evaluations need them."""
+
+    pronoun_chain: dict[int, int]                 # token of a third-person pronoun → its chain
+    members: dict[int, list[tuple[int, int]]]     # chain → mention spans
+    named_starts: dict[int, list[int]]            # chain → starts of its named (capitalised) mentions
+
+    def judged(self, token: int) -> bool:
+        """The pronoun's chain has a named mention before it."""
+        c = self.pronoun_chain.get(token)
+        return c is not None and any(s < token for s in self.named_starts.get(c, ()))
+
+    def in_chain(self, token: int, last_token: int) -> bool:
+        """``last_token`` lies inside a mention of the pronoun's chain."""
+        return any(s <= last_token < e for s, e in self.members.get(self.pronoun_chain.get(token), ()))
+
+
+def gold_chains(words: list[str], mentions: list[tuple[int, int, int]]) -> GoldChains:
+    pronoun_chain = {s: c for s, e, c in mentions if e - s == 1 and words[s].lower() in THIRD_PERSON_PRONOUNS}
+    members, named = defaultdict(list), defaultdict(list)
+    for s, e, c in mentions:
+        members[c].append((s, e))
+        if any(w[:1].isupper() and w.lower() not in THIRD_PERSON_PRONOUNS and w.lower() not in ("the", "a", "i")
+               for w in words[s:e]):
+            named[c].append(s)
+    return GoldChains(pronoun_chain, dict(members), dict(named))
+
+
+def annotate_coref_file(nlp, path: Path):
+    """The pipeline run on a coreference file's own tokens and sentences: (Doc, words, gold chains)."""
     from spacy.tokens import Doc
 
+    sents, mentions = read_coref_conll(path)
+    words = [w for s in sents for w in s]
+    doc = Doc(nlp.vocab, words=words, sent_starts=[j == 0 for s in sents for j in range(len(s))])
+    for _name, proc in nlp.pipeline:
+        doc = proc(doc)
+    return doc, words, gold_chains(words, mentions)
+
+
+def evaluate_anaphora(nlp, files: list[Path]) -> dict[str, float]:
     judged = correct = predicted = 0
     for path in files:
-        sents, mentions = read_coref_conll(path)
-        words = [w for s in sents for w in s]
-        starts = [j == 0 for s in sents for j in range(len(s))]
-        doc = Doc(nlp.vocab, words=words, sent_starts=starts)
-        for _name, proc in nlp.pipeline:
-            doc = proc(doc)
-        cluster_of = {}
-        for s, e, c in mentions:
-            if e - s == 1 and words[s].lower() in THIRD_PERSON_PRONOUNS:
-                cluster_of[s] = c
-        named = defaultdict(list)  # cluster → starts of named mentions
-        for s, e, c in mentions:
-            if any(w[:1].isupper() and w.lower() not in THIRD_PERSON_PRONOUNS and w.lower() not in ("the", "a", "i")
-                   for w in words[s:e]):
-                named[c].append(s)
-        members = defaultdict(list)
-        for s, e, c in mentions:
-            members[c].append((s, e))
+        doc, _words, gold = annotate_coref_file(nlp, path)
         for tok in doc:
-            c = cluster_of.get(tok.i)
-            if c is None or not any(s < tok.i for s in named[c]):
+            if not gold.judged(tok.i):
                 continue
             judged += 1
             ante = tok._.antecedent
             if ante is None:
                 continue
             predicted += 1
-            last = ante.end - 1
-            if any(s <= last < e for s, e in members[c]):
-                correct += 1
+            correct += gold.in_chain(tok.i, ante.end - 1)
     return {"accuracy": correct / judged if judged else 0.0, "judged": judged, "predicted": predicted,
             "precision": correct / predicted if predicted else 0.0}
 

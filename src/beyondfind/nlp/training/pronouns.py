@@ -9,7 +9,6 @@ text format, evaluated in numpy at run time.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,39 +42,22 @@ def coref_files(data_dir: Path, split: str) -> list[Path]:
 
 def file_records(nlp, path: Path) -> FileRecords:
     """The pipeline's names and pronouns for one LitBank coreference file, with gold labels."""
-    from spacy.tokens import Doc
-
     from ..components import _sentence_index
-    from ..evaluate import read_coref_conll
+    from ..evaluate import annotate_coref_file
+    from ..syntax import is_subject
     from ..text import quote_mask
 
-    sents, mentions = read_coref_conll(path)
-    words = [w for s in sents for w in s]
-    doc = Doc(nlp.vocab, words=words, sent_starts=[j == 0 for s in sents for j in range(len(s))])
-    for _name, proc in nlp.pipeline:
-        doc = proc(doc)
+    doc, words, chains = annotate_coref_file(nlp, path)
     sent = _sentence_index(doc)
     qmask = doc._.quote_mask or quote_mask(words)
     spans = [s for s in (doc._.names or []) if s.label_ == "PER"]
-    names = [NameItem(s.start, sent[s.start], name_gender(s._.name), any(t.dep_ in ("nsubj", "nsubjpass") for t in s),
-                      qmask[s.start]) for s in spans]
+    names = [NameItem(s.start, sent[s.start], name_gender(s._.name), is_subject(s), qmask[s.start]) for s in spans]
     keys = [parse_name(s.text).key for s in spans]
     prons = [t for t in doc if t.lower_ in THIRD_PERSON_PRONOUNS]
     items = [PronounItem(t.i, sent[t.i], pronoun_gender(t.text), t.text, qmask[t.i]) for t in prons]
-    cluster_of = {s: c for s, e, c in mentions if e - s == 1 and words[s].lower() in THIRD_PERSON_PRONOUNS}
-    members = defaultdict(list)
-    named_start = defaultdict(list)
-    for s, e, c in mentions:
-        members[c].append((s, e))
-        if any(w[:1].isupper() and w.lower() not in THIRD_PERSON_PRONOUNS and w.lower() not in ("the", "a", "i")
-               for w in words[s:e]):
-            named_start[c].append(s)
-    judged, gold = [], []
-    for t in prons:
-        c = cluster_of.get(t.i)
-        judged.append(c is not None and any(s < t.i for s in named_start[c]))
-        gold.append({k for k, span in enumerate(spans) if any(s <= span.end - 1 < e for s, e in members[c])}
-                    if judged[-1] else set())
+    judged = [chains.judged(t.i) for t in prons]
+    gold = [{k for k, span in enumerate(spans) if chains.in_chain(t.i, span.end - 1)} if j else set()
+            for t, j in zip(prons, judged)]
     return FileRecords(names, keys, items, judged, gold)
 
 
