@@ -35,7 +35,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py --shared $(SHARED)
 
 eval: $(STAMP)
-	$(BIN)/beyondfind eval books --judgments $(SHARED)/data/judgments/books
+	$(BIN)/beyondfind eval books --judgments $(SHARED)/data/judgments/books --judgments $(SHARED)/data/judgments/places
 	$(BIN)/beyondfind eval news --judgments $(SHARED)/data/judgments/news
 
 clean:

@@ -49,3 +49,8 @@ def pride_search(tmp_path_factory, nlp):
     search._nlp = nlp
     search.index(DATA / "books" / "1342-pride-and-prejudice.txt")
     return search
+
+
+@pytest.fixture(scope="session")
+def pride(pride_search):
+    return pride_search.book_for(DATA / "books" / "1342-pride-and-prejudice.txt")

@@ -32,6 +32,20 @@ def test_index_stores_everything_and_reindex_is_a_no_op(huck_search):
     assert sum(1 for p in ann.pronouns if p.antecedent is not None) > 1000
 
 
+def test_two_processes_annotate_exactly_as_one(huck_search, nlp, tmp_path):
+    """`beyondfind index` forks annotation processes for a long document; the result must be the
+    same annotations the single-process fixture stored."""
+    from beyondfind.books import BookSearch
+
+    search = BookSearch(Library(tmp_path / "lib.sqlite"), processes=2)
+    search._nlp = nlp
+    doc_id, new = search.index(HUCK)
+    assert new
+    _doc, two = search.library.load(doc_id)
+    _doc, one = huck_search.library.load(huck_search.library.documents()[0].id)
+    assert two == one and len(two.mentions) > 4000
+
+
 def test_interrupted_index_leaves_library_valid(tmp_path, nlp):
     path = tmp_path / "lib.sqlite"
     book = tmp_path / "b.txt"
@@ -134,3 +148,28 @@ def test_console_script_demo_runs(tmp_path):
     out = subprocess.run(exe + ["rank", str(HUCK), "--entity", "Nobody Atall", "--library", str(tmp_path / "l.sqlite"),
                                 "--nlp", "blank"], capture_output=True, text=True, timeout=300)
     assert out.returncode == 2 and "does not occur" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_eval_books_reports_characters_and_places_separately(huck_search, tmp_path, capsys):
+    """`eval books --judgments A --judgments B`: one table per folder, results written per folder."""
+    import shutil
+
+    from .conftest import DATA
+
+    folders = []
+    for kind in ("books", "places"):
+        folder = tmp_path / kind
+        folder.mkdir()
+        shutil.copy(DATA / "judgments" / kind / "76-huckleberry-finn.jsonl", folder)
+        folders += ["--judgments", str(folder)]
+    out = tmp_path / "reports"
+    assert main(["eval", "books", *folders, "--books", str(DATA / "books"), "--methods", "find,lrm",
+                 "--library", str(huck_search.library.path), "--output", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert text.index("# books") < text.index("# places") and text.count("## paired t-tests") == 2
+    places = json.loads((out / "places" / "books-results.json").read_text())
+    assert {r["entity"] for r in places} == {"St. Petersburg"} and {r["method"] for r in places} == {"find", "lrm"}
+    characters = json.loads((out / "books" / "books-results.json").read_text())
+    assert len({r["entity"] for r in characters}) > 3
+    lrm_place = next(r for r in places if r["method"] == "lrm")
+    assert lrm_place["nDCG@5/c"] > 0   # the place is found although NER calls "Petersburg" a GPE or ORG

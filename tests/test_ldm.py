@@ -35,6 +35,10 @@ def test_shipped_model_ranks_and_explains(huck):
     ranking = ldm.rank_ldm(huck, parse_name("Mary Jane"), "Mary Jane", explain=True)
     assert ranking and ranking[0].score >= ranking[-1].score
     assert ranking[0].explain["reasons"][0]["description"]
+    # scores a reader can read: the probability of Good or Perfect, in the raw scores' order
+    assert model.calibration is not None and all(0.0 < s.score < 1.0 for s in ranking)
+    raw = [s.explain["ldm_raw"] for s in ranking]
+    assert raw == sorted(raw, reverse=True) and ranking[0].score > 2 * ranking[-1].score
 
 
 def test_numpy_trees_predict_exactly_what_lightgbm_predicts(huck):
@@ -101,3 +105,46 @@ def test_text_signal_learned_on_other_books_prefers_descriptions(huck):
     bad = np.mean([model.score(x.text) for x in held_out if x.gain == 0])
     assert perfect > bad
     assert text_signal.shipped() is not None   # the shipped signal (all judged books) scores new books
+
+
+def test_calibration_is_platt_scaling_as_scipy_fits_it():
+    """Cross-check the Newton fit against scipy's optimiser on the same smoothed likelihood."""
+    from scipy.optimize import minimize
+
+    from beyondfind.ranking.calibration import fit, reliability
+
+    rng = np.random.default_rng(3)
+    scores = rng.normal(size=400)
+    gains = np.where(rng.random(400) < 1 / (1 + np.exp(-(2.0 * scores - 0.5))), 4, rng.choice([0, 1], 400))
+    cal = fit(scores, gains)
+    pos = gains >= 2
+    t = np.where(pos, (pos.sum() + 1) / (pos.sum() + 2), 1 / ((~pos).sum() + 2))
+
+    def nll(w):
+        z = w[0] * scores + w[1]
+        return float(np.sum(np.logaddexp(0, z) - t * z))
+
+    ref = minimize(nll, np.zeros(2), method="BFGS").x
+    np.testing.assert_allclose([cal.a, cal.b], ref, atol=1e-4)
+    assert 1.5 < cal.a < 2.5   # recovers the slope the sample was drawn with
+    p = cal(np.sort(scores))
+    assert (np.diff(p) >= 0).all() and 0 < p[0] < p[-1] < 1
+    bins = reliability(cal(scores), gains)
+    assert sum(n for *_x, n in bins) == 400
+    assert all(abs(predicted - observed) < 0.15 for _lo, predicted, observed, _n in bins)
+    with pytest.raises(ValueError):
+        fit(scores, np.zeros(400))
+
+
+def test_place_queries_count_every_mention_of_the_place_and_no_pronouns(pride):
+    """NER calls a house GPE, LOC, FAC or even PER; a place query counts all of them, and he/she
+    never refer to it."""
+    from beyondfind.retrieval import baselines, lrm
+
+    assert parse_name("the Bastille") == parse_name("Bastille") and parse_name("the Bastille").definite
+    for place in ("Pemberley", "Netherfield Park", "Rosings"):
+        assert lrm.query_label(pride, parse_name(place)) != "PER", place
+    assert lrm.query_label(pride, parse_name("Mr. Darcy")) == "PER"
+    ranked = lrm.rank(pride, parse_name("Pemberley"), explain=True)
+    assert ranked and all(not s.explain["pronouns"] for s in ranked)
+    assert {s.passage for s in baselines.find(pride, "Pemberley")} <= {s.passage for s in ranked}

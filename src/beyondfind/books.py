@@ -111,6 +111,7 @@ class BookSearch:
     nlp_name: str | None = None
     cache_size: int = 4
     progress_factory: Callable | None = None
+    processes: int = 1   # annotation processes for long documents (index_document); 1 in servers
     _nlp: Any = field(default=None, init=False, repr=False)
     _books: OrderedDict = field(default_factory=OrderedDict, init=False, repr=False)
 
@@ -122,12 +123,13 @@ class BookSearch:
         return self._nlp
 
     def index(self, path: str | Path) -> tuple[int, bool]:
-        return index_document(self.library, path, self.nlp, self.progress_factory)
+        return index_document(self.library, path, self.nlp, self.progress_factory, self.processes)
 
     def index_bytes(self, data: bytes, filename: str) -> tuple[int, bool]:
         from .documents import parse_document
 
-        return index_document(self.library, parse_document(data, filename), self.nlp, self.progress_factory)
+        return index_document(self.library, parse_document(data, filename), self.nlp, self.progress_factory,
+                              self.processes)
 
     def book(self, doc_id: int) -> IndexedBook:
         if doc_id in self._books:

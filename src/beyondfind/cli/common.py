@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -17,6 +18,25 @@ def add_library_option(p: argparse.ArgumentParser) -> None:
 def add_nlp_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--nlp", default=None,
                    help="spaCy pipeline: installed name, path, or 'blank' (default: the shipped pipeline)")
+
+
+def add_processes_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--processes", type=positive_int, default=None, metavar="N",
+                   help="processes annotating a long document (default: up to 2, one per core)")
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def default_processes() -> int:
+    return max(1, min(2, os.cpu_count() or 1))
 
 
 def add_format_option(p: argparse.ArgumentParser) -> None:
@@ -60,7 +80,9 @@ def open_search(args):
     from ..books import BookSearch
     from ..index import Library
 
-    return BookSearch(Library(args.library), nlp_name=getattr(args, "nlp", None), progress_factory=progress_factory)
+    processes = getattr(args, "processes", None) or default_processes()
+    return BookSearch(Library(args.library), nlp_name=getattr(args, "nlp", None), progress_factory=progress_factory,
+                      processes=processes)
 
 
 def print_jsonl(rows) -> None:

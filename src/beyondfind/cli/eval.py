@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from .. import BeyondfindError
-from .common import add_library_option, add_nlp_option, open_search
+from .common import add_library_option, add_nlp_option, add_processes_option, open_search
 
 DEFAULT_BOOK_METHODS = "find,entity-find,bm25,bm25-b0,lm,plm,semantic,lrm-ef,lrm-dl,lrm,ldm"
 
@@ -15,13 +15,16 @@ def add_parsers(sub) -> None:
     p = sub.add_parser("eval", help="evaluate against judgments")
     s = p.add_subparsers(dest="eval_command", required=True)
     b = s.add_parser("books", help="Table-4-style evaluation of book search on judged novels")
-    b.add_argument("--judgments", type=Path, required=True, help="e.g. ../shared/data/judgments/books")
+    b.add_argument("--judgments", type=Path, required=True, action="append",
+                   help="a judgments folder, e.g. ../shared/data/judgments/books; repeat it to report several "
+                        "(characters and places): each gets its own table, LDM trains on all of them")
     b.add_argument("--books", type=Path, default=None, help="folder with the novels (default: ../../books from the judgments)")
     b.add_argument("--methods", default=DEFAULT_BOOK_METHODS)
     b.add_argument("--output", type=Path, default=Path("reports"), help="folder for the PNG chart and JSON results")
     b.add_argument("--sensitivity", action="store_true", help="also report LRM's condensed nDCG@5 over a k1 x r grid")
     add_library_option(b)
     add_nlp_option(b)
+    add_processes_option(b)
     b.set_defaults(func=run_books)
     try:
         from . import eval_news
@@ -56,24 +59,40 @@ def run_salience(args) -> int:
 
 
 def run_books(args) -> int:
-    import json
-
     from ..books import METHODS, run_method
-    from ..evaluation import books as ev
+    from ..datasets.judgments import merge_judgments
 
     methods = [m.strip() for m in args.methods.split(",") if m.strip()]
     unknown = [m for m in methods if m not in METHODS]
     if unknown:
         raise BeyondfindError(f"unknown method(s) {', '.join(unknown)}; choose from {', '.join(METHODS)}")
-    judgments = ev.load_judgments(args.judgments)
-    books_dir = args.books or args.judgments.resolve().parent.parent / "books"
+    from ..evaluation import books as ev
+
+    folders = args.judgments
+    sets = [ev.load_judgments(f) for f in folders]
+    books_dir = args.books or folders[0].resolve().parent.parent / "books"
     search = open_search(args)
     runner = run_method
     if "ldm" in methods:
         from ..ranking.ldm import leave_one_book_out_runner
 
-        runner = leave_one_book_out_runner(judgments, books_dir, search.book_for, run_method)
-        print("ldm: leave-one-book-out (trained on the other judged books for each test book)", file=sys.stderr)
+        runner = leave_one_book_out_runner(merge_judgments(*sets), books_dir, search.book_for, run_method)
+        print("ldm: leave-one-book-out (trained on the other books' judgments of every folder)", file=sys.stderr)
+    for folder, judgments in zip(folders, sets):
+        if len(folders) > 1:
+            print(f"# {folder.name}\n")
+        report_books(judgments, books_dir, search, methods, runner, args.output / folder.name)
+    if args.sensitivity:
+        print_sensitivity(sets[0], books_dir, search)
+    return 0
+
+
+def report_books(judgments, books_dir: Path, search, methods: list[str], runner, output: Path) -> None:
+    """Per-book and mean tables (full and condensed lists), paired t-tests, chart and JSON results."""
+    import json
+
+    from ..evaluation import books as ev
+
     results = ev.evaluate_books(judgments, books_dir, search.book_for, methods, runner,
                                 progress=lambda s: print(f"  {s}", file=sys.stderr))
     table = ev.mean_table(results)
@@ -88,17 +107,15 @@ def run_books(args) -> int:
     mean = {m: table[("mean", m)]["nDCG@5/c"] for m in methods}
     for m in ("lrm", "ldm"):
         if m in mean:
-            ratios = ", ".join(f"{mean[m] / mean[b]:.2f}x {b}" for b in ("find", "bm25", "lrm") if b in mean and b != m and mean[b])
+            ratios = ", ".join(f"{mean[m] / mean[b]:.2f}x {b}" for b in ("find", "bm25", "bm25-b0", "lrm")
+                               if b in mean and b != m and mean[b])
             print(f"{m}: condensed nDCG@5 {mean[m]:.3f} ({ratios})")
-    args.output.mkdir(parents=True, exist_ok=True)
-    chart = ev.bar_chart(table, methods, args.output / "books-ndcg5.png")
-    (args.output / "books-results.json").write_text(json.dumps(
+    output.mkdir(parents=True, exist_ok=True)
+    chart = ev.bar_chart(table, methods, output / "books-ndcg5.png")
+    (output / "books-results.json").write_text(json.dumps(
         [{"book": r.book, "entity": r.entity, "method": r.method, **r.values, "unjudged@5": r.unjudged_top5}
          for r in results], indent=1))
-    print(f"chart: {chart}")
-    if args.sensitivity:
-        print_sensitivity(judgments, books_dir, search)
-    return 0
+    print(f"chart: {chart}\n")
 
 
 def print_sensitivity(judgments, books_dir, search) -> None:

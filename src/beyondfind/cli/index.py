@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .common import add_format_option, add_library_option, add_nlp_option, open_search, output_format, print_jsonl
+from .common import (add_format_option, add_library_option, add_nlp_option, add_processes_option, open_search,
+                     output_format, print_jsonl)
 
 
 def add_parsers(sub) -> None:
@@ -15,6 +16,7 @@ def add_parsers(sub) -> None:
                    help="a running Dask scheduler, e.g. tcp://10.0.0.5:8786, instead of a local cluster")
     add_library_option(p)
     add_nlp_option(p)
+    add_processes_option(p)
     p.set_defaults(func=run_index)
 
     d = sub.add_parser("documents", help="list the library's documents")
@@ -27,6 +29,7 @@ def add_parsers(sub) -> None:
     e.add_argument("--min-mentions", type=int, default=2)
     add_library_option(e)
     add_nlp_option(e)
+    add_processes_option(e)
     e.set_defaults(func=run_entities)
 
 

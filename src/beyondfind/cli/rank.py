@@ -7,8 +7,8 @@ import textwrap
 
 from ..api import BUNDLED_BOOK, Book
 from ..ranking.methods import DEFAULT_METHOD, METHODS, methods_help
-from .common import (add_format_option, add_library_option, add_nlp_option, open_search, output_format,
-                     print_jsonl)
+from .common import (add_format_option, add_library_option, add_nlp_option, add_processes_option, open_search,
+                     output_format, print_jsonl)
 
 METHOD_HELP = "ranking method (default ldm). " + methods_help()
 BEFORE_HELP = ("no spoilers: only passages ending before a character offset (1200), a percentage of the text "
@@ -27,6 +27,7 @@ def add_parsers(sub) -> None:
     add_format_option(p)
     add_library_option(p)
     add_nlp_option(p)
+    add_processes_option(p)
     p.set_defaults(func=run_rank)
 
     d = sub.add_parser("demo", help="rank 'Mary Jane' in the bundled Adventures of Huckleberry Finn")

@@ -6,20 +6,22 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .common import add_library_option, add_nlp_option, open_search
+from .common import add_library_option, add_nlp_option, add_processes_option, open_search
 
 
 def add_parsers(sub) -> None:
     p = sub.add_parser("train", help="train learned models")
     s = p.add_subparsers(dest="train_command", required=True)
     t = s.add_parser("ldm", help="LambdaMART ranker: leave-one-book-out report, then train on all judged books")
-    t.add_argument("--judgments", type=Path, required=True)
+    t.add_argument("--judgments", type=Path, required=True, action="append",
+                   help="a judgments folder (repeat for characters and places); trains on all of them")
     t.add_argument("--books", type=Path, default=None)
     t.add_argument("--output", type=Path, default=None, help="model path without suffix (default: the package's)")
     t.add_argument("--report", type=Path, default=Path("reports"), help="folder for the importance chart")
     t.add_argument("--ablation", action="store_true", help="also cross-validate without each feature group")
     add_library_option(t)
     add_nlp_option(t)
+    add_processes_option(t)
     t.set_defaults(func=run_ldm)
     k = s.add_parser("keywords", help="mine the informative keywords from LitBank (evaluation books excluded)")
     k.add_argument("--data", type=Path, default=Path("../shared/data"))
@@ -28,15 +30,18 @@ def add_parsers(sub) -> None:
 
 def run_ldm(args) -> int:
     from ..books import run_method
-    from ..datasets.judgments import load_book_judgments
+    from ..datasets.judgments import load_book_judgments, merge_judgments
     from ..features import text_signal
     from ..ranking import ldm, report
+    from ..ranking.calibration import fit as fit_calibration
+    from ..ranking.calibration import reliability
 
-    judgments = load_book_judgments(args.judgments)
-    books_dir = args.books or args.judgments.resolve().parent.parent / "books"
+    judgments = merge_judgments(*(load_book_judgments(f) for f in args.judgments))
+    books_dir = args.books or args.judgments[0].resolve().parent.parent / "books"
     search = open_search(args)
     print("leave-one-book-out (train on the other books, test on this one):")
-    scores = report.lobo_scores(judgments, books_dir, search.book_for, run_method)
+    runner = ldm.leave_one_book_out_runner(judgments, books_dir, search.book_for, run_method)
+    scores = report.lobo_scores(judgments, books_dir, search.book_for, run_method, runner=runner)
     print(f"{'held-out book':30} {'nDCG@5/c':>9} {'P@5/c':>7} {'nDCG@5':>7} {'unj@5':>6}")
     for book in [bj.book for bj in judgments] + ["mean"]:
         row = scores[book]
@@ -45,8 +50,14 @@ def run_ldm(args) -> int:
         print("\nfeature-group ablation (mean condensed nDCG@5, leave-one-book-out):")
         for name, value in report.group_ablation(judgments, books_dir, search.book_for, run_method).items():
             print(f"  {name:12} {value:.3f}")
+    raw, gains = ldm.held_out_scores(judgments, books_dir, search.book_for, runner)
+    calibration = fit_calibration(raw, gains)
+    print("\ncalibration on held-out books, P(Good or Perfect): predicted vs observed (passages)")
+    for low, predicted, observed, n in reliability(calibration(raw), gains):
+        print(f"  p >= {low:.2f}: {predicted:.2f} vs {observed:.2f} ({n})")
     print("\ntraining the final model on all judged books …", file=sys.stderr)
-    meta = {"trained_on": [bj.book for bj in judgments], "lobo_ndcg5_condensed": round(scores["mean"]["nDCG@5/c"], 4)}
+    meta = {"trained_on": [bj.book for bj in judgments], "lobo_ndcg5_condensed": round(scores["mean"]["nDCG@5/c"], 4),
+            "calibration": calibration.to_dict()}
     model, text_model, ts = ldm.train_final(judgments, books_dir, search.book_for, meta)
     model.meta["pairs"] = int(len(ts.y))
     out = args.output or ldm.SHIPPED_MODEL

@@ -72,3 +72,14 @@ def judged_gain(judgments: tuple[Judgment, ...], start: int, end: int) -> int | 
         if overlap > best_overlap:
             best, best_overlap = j, overlap
     return best.gain if best else None
+
+
+def merge_judgments(*sets: list[BookJudgments]) -> list[BookJudgments]:
+    """Several judgment folders (characters, places) as one list, one entry per book, for training
+    on all of them; an entity judged in two folders keeps every judgment."""
+    by_book: dict[str, dict[str, tuple[Judgment, ...]]] = defaultdict(dict)
+    for judgments in sets:
+        for bj in judgments:
+            for entity, js in bj.by_entity.items():
+                by_book[bj.book][entity] = by_book[bj.book].get(entity, ()) + js
+    return [BookJudgments(book, by_entity) for book, by_entity in sorted(by_book.items())]

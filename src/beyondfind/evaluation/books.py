@@ -77,7 +77,7 @@ def mean_table(results: list[EntityResult]) -> dict[tuple[str, str], dict[str, f
     return out
 
 
-def paired_t_tests(results: list[EntityResult], measure: str, baselines=("find", "bm25")) -> dict[tuple[str, str], tuple[float, float]]:
+def paired_t_tests(results: list[EntityResult], measure: str, baselines=("find", "bm25", "lrm")) -> dict[tuple[str, str], tuple[float, float]]:
     """(method, baseline) → (t, p) of a paired t-test over entities on ``measure``."""
     from scipy.stats import ttest_rel
 

@@ -35,6 +35,7 @@ FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
     "intro": ("intro.first_named", "intro.named_rank", "intro.first_full_name", "intro.chapter_opening"),
     "focus": ("focus.name_share", "focus.sentence_share"),
     "text": ("text.descriptive",),   # learned from judged passages of other books (text_signal.py)
+    "query": ("query.place",),       # the query names a place or an institution, not a person
 }
 FEATURE_NAMES: tuple[str, ...] = tuple(n for names in FEATURE_GROUPS.values() for n in names)
 
@@ -125,6 +126,7 @@ def extract_features(book: IndexedBook, query: Name, entity_text: str,
     text_model = text_model or shipped_text_model()
     stats = _stats(book)
     label = query_label(book, query)
+    place = float(label != "PER")
     cache: dict[int, float] = {}
     passages = candidate_passages(book, query, entity_text)
     evs = [evidence(book, i, query, label, settings, cache) for i in passages]
@@ -135,10 +137,14 @@ def extract_features(book: IndexedBook, query: Name, entity_text: str,
     bm25 = {s.passage: s.score for s in baselines.bm25(book, entity_text, b=0.0)}
     n_book = len(book.passages)
     exact = re.compile(re.escape(entity_text))
-    character = book.characters.lookup(query)
-    named = stats.named_passages_of_character.get(character.id, []) if character else []
+    character = book.characters.lookup(query) if label == "PER" else None
+    if character:
+        named = stats.named_passages_of_character.get(character.id, [])
+        full_at = stats.first_full_name_passage.get(character.id)
+    else:   # a place, or a name no character holds: the passages naming it, by the words matched
+        named = [i for i, ev in zip(passages, evs) if ev.names > 0]
+        full_at = next((i for i in named if len(query.words) >= 2 and exact.search(book.passages[i].text)), None)
     named_rank = {i: k for k, i in enumerate(named)}
-    full_at = stats.first_full_name_passage.get(character.id) if character else None
     rows = []
     for i, ev in zip(passages, evs):
         p = book.passages[i]
@@ -166,6 +172,7 @@ def extract_features(book: IndexedBook, query: Name, entity_text: str,
             float(stats.chapter_position[i] < 3 and bool(offsets)),
             ev.names / max(1, counts["person"]), len(ev.sentences) / max(1, stats.sentences_by_passage[i]),
             text_model.score(p.text) if text_model else 0.0,
+            place,
         ))
     values = np.array(rows, dtype=np.float64).reshape(len(rows), len(FEATURE_NAMES))
     return FeatureMatrix(tuple(passages), FEATURE_NAMES, values)
@@ -197,6 +204,7 @@ FEATURE_DESCRIPTIONS = {
     "extra.bm25_b0": "name-word frequency (BM25, b=0)",
     "extra.exact_count": "the name exactly as selected",
     "extra.best_match": "certainty that a name refers to the entity",
+    "query.place": "the name is a place or an institution",
     "intro.first_named": "one of the first passages naming the entity",
     "intro.named_rank": "how many passages named the entity before (log)",
     "intro.first_full_name": "the entity's full name appears for the first time",

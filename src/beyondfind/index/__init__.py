@@ -18,17 +18,26 @@ def up_to_date(info: DocumentInfo) -> bool:
     return info.pipeline.endswith(f"+a{ANNOTATOR_VERSION}")
 
 
+# below this many passages, starting worker processes costs more than it saves
+MIN_PASSAGES_FOR_PROCESSES = 300
+
+
 def index_document(library: Library, source: str | Path | Document, nlp_loader: Callable[[], object],
-                   progress_factory: Callable[[int, str], Callable[[int], None]] | None = None) -> tuple[int, bool]:
+                   progress_factory: Callable[[int, str], Callable[[int], None]] | None = None,
+                   processes: int = 1) -> tuple[int, bool]:
     """Index ``source`` unless a document with the same content is already there.
 
     Returns (document id, whether it was newly indexed). ``nlp_loader`` is only called when
-    annotation is needed, so re-indexing an unchanged file loads no model.
+    annotation is needed, so re-indexing an unchanged file loads no model. ``processes`` > 1 runs
+    the pipeline in that many forked processes (``nlp.pipe(n_process=…)``) for a long document;
+    only a single-threaded caller (the CLI) should ask for it, since forking a threaded process
+    (a server) can deadlock.
     """
     document = source if isinstance(source, Document) else load_document(source)
     known = library.find(document.sha256, document.format)
     if known is not None and up_to_date(known):
         return known.id, False
     progress = progress_factory(len(document.passages), document.name) if progress_factory else None
-    annotations = annotate_document(document, nlp_loader(), progress=progress)
+    n_process = processes if len(document.passages) >= MIN_PASSAGES_FOR_PROCESSES else 1
+    annotations = annotate_document(document, nlp_loader(), n_process=n_process, progress=progress)
     return library.store(document, annotations), True

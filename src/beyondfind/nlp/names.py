@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -69,6 +69,8 @@ class Name:
 
     honorific: str | None
     words: tuple[str, ...]
+    # written with "the" ("the Bastille"): a place, building or institution, not a person
+    definite: bool = field(default=False, compare=False, repr=False)
 
     @property
     def key(self) -> str:
@@ -95,14 +97,18 @@ class Name:
 
 
 def parse_name(text: str) -> Name:
-    """``"Mr. Darcy"`` → ``Name("mr", ("darcy",))``; possessives and dots dropped."""
+    """``"Mr. Darcy"`` → ``Name("mr", ("darcy",))``; possessives and dots dropped; a leading "the"
+    is not a name word but marks the name as definite (``"the Bastille"``)."""
     words = [_norm_word(m.group()) for m in _WORD.finditer(text)]
     words = [w for w in words if w]
+    definite = len(words) > 1 and words[0] == "the"
+    if definite:
+        words = words[1:]
     honorific = None
     while words and words[0] in STRIP_HONORIFICS and len(words) > 1:
         honorific = honorific or _canonical_honorific(words[0])
         words = words[1:]
-    return Name(honorific, tuple(words))
+    return Name(honorific, tuple(words), definite)
 
 
 def _canonical_honorific(word: str) -> str:

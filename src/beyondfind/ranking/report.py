@@ -12,9 +12,9 @@ from .ldm import LDMModel, leave_one_book_out_runner
 
 
 def lobo_scores(judgments: list[BookJudgments], books_dir: Path, load_book: Callable, fallback: Callable,
-                feature_names: tuple[str, ...] = FEATURE_NAMES) -> dict[str, dict[str, float]]:
+                feature_names: tuple[str, ...] = FEATURE_NAMES, runner=None) -> dict[str, dict[str, float]]:
     """Per held-out book (and "mean"): the mean of every measure for ``ldm`` trained on the others."""
-    runner = leave_one_book_out_runner(judgments, books_dir, load_book, fallback, feature_names)
+    runner = runner or leave_one_book_out_runner(judgments, books_dir, load_book, fallback, feature_names)
     results = evaluate_books(judgments, books_dir, load_book, ["ldm"], runner)
     return {book: row for (book, _m), row in mean_table(results).items()}
 

@@ -9,6 +9,7 @@ an indexed :class:`~beyondfind.index.IndexedBook`.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
 from ..index.book import IndexedBook, NameMention
@@ -81,7 +82,8 @@ def match(mention: NameMention, query: Name, query_label: str, book: IndexedBook
     * Coref(e_i, e) if e_i may name several characters, e's among them ("Bingley" for "Miss
       Bingley"), by :func:`cluster_coref`;
     * 0 if e_i belongs to another character ("Mr. Bingley" for "Miss Bingley") or its type is not
-      the query's ("Highland Mary" the place for a person).
+      the query's ("Highland Mary" the place for a person). A place query (:func:`query_label`)
+      is matched by :func:`place_match`, never to a character, and takes no pronouns.
 
     Without a character for the query (a name the book never writes), by words:
 
@@ -92,9 +94,12 @@ def match(mention: NameMention, query: Name, query_label: str, book: IndexedBook
     * 0 otherwise (another full name: "Mary Ann"; a conflicting honorific).
     """
     name = mention.name
-    if mention.label != query_label:
-        return 0.0
-    target = book.characters.lookup(query)
+    if query_label == "PER":
+        if mention.label != "PER":
+            return 0.0
+        target = book.characters.lookup(query)
+    else:
+        return place_match(name, query, book.label_counts)
     if target is not None and not target.ambiguous:
         readings = book.characters.possible(mention.form)
         if target.id not in readings:
@@ -112,6 +117,31 @@ def match(mention: NameMention, query: Name, query_label: str, book: IndexedBook
     if len(query.words) == 1 and query.part_of(name):
         return global_coref(name, query, book.name_counts, book.full_names_containing)
     return 0.0
+
+
+def place_match(name: Name, query: Name, label_counts: dict) -> float:
+    """E(e_i, e) for a place query. NER's place labels disagree among themselves (GPE, LOC, FAC)
+    and often call a house a person, so labels are ignored; a person's honorific excludes.
+
+    * 1 if one name's words contain the other's and they share a distinctive word ("Petersburg" for
+      "St. Petersburg", "Tellson's" for "Tellson's Bank", "Pemberley Woods" for "Pemberley");
+    * for a mention of the place word alone ("the Grange" for "Thrushcross Grange"), the query's
+      share of the book's names ending in that word;
+    * 0 otherwise.
+    """
+    if name.honorific:
+        return 0.0
+    mine, theirs = set(name.words), set(query.words)
+    if not (mine <= theirs or theirs <= mine) or not (mine & theirs):
+        return 0.0
+    if (mine & theirs) - PLACE_HEADS:
+        return 1.0
+    head = query.words[-1]
+    if len(query.words) < 2 or name.words != (head,):
+        return 0.0
+    counts = {key: sum(c.values()) for key, c in label_counts.items() if key != head and key.split()[-1] == head}
+    total = sum(counts.values())
+    return counts.get(query.key, 0) / total if total else 0.0
 
 
 @dataclass
@@ -146,7 +176,8 @@ def evidence(book: IndexedBook, passage: int, query: Name, query_label: str, set
             ev.matched.append((nm.mention.start, nm.mention.end, nm.mention.text, round(e, 4)))
             ev.sentences.add(nm.mention.sentence)
             ev.subjects += nm.mention.is_subject
-    for p in book.pronouns_by_passage[passage]:
+    pronouns = book.pronouns_by_passage[passage] if query_label == "PER" else ()
+    for p in pronouns:
         if p.antecedent is not None:
             ante = book.mention_by_id.get(p.antecedent)
             e = _match_cached(book, ante, query, query_label, settings, match_cache) if ante else 0.0
@@ -159,8 +190,23 @@ def evidence(book: IndexedBook, passage: int, query: Name, query_label: str, set
             ev.pronouns.append((p.start, p.end, p.text))
             ev.sentences.add(p.sentence)
             ev.ef += settings.r * e
+    if query_label != "PER":
+        _unrecognised_place_mentions(book, passage, query, ev)
     ev.ef += ev.names
     return ev
+
+
+def _unrecognised_place_mentions(book: IndexedBook, passage: int, query: Name, ev: PassageEvidence) -> None:
+    """The place written out where NER saw no name ("…the influence of the Pemberley House"): each
+    capitalised occurrence of the query's words outside the matched mentions counts 1."""
+    pattern = _written_out(query)
+    p = book.passages[passage]
+    covered = [(a, b) for a, b, _t, _e in ev.matched]
+    for m in pattern.finditer(p.text):
+        a, b = p.start + m.start(), p.start + m.end()
+        if not any(x < b and a < y for x, y in covered):
+            ev.names += 1.0
+            ev.matched.append((a, b, m.group(), 1.0))
 
 
 def _match_cached(book: IndexedBook, nm: NameMention, query: Name, query_label: str, settings: LRMSettings,
@@ -181,9 +227,27 @@ def _preceding(book: IndexedBook, nm: NameMention, window: int) -> list[NameMent
     return out
 
 
+# last words that make a name a place, building or institution ("Donwell Abbey", "Tellson's Bank")
+PLACE_HEADS = frozenset({
+    "abbey", "bank", "bridge", "castle", "chapel", "church", "city", "club", "college", "company",
+    "cottage", "court", "farm", "grange", "hall", "heights", "hill", "hotel", "house", "inn", "island",
+    "lane", "lodge", "manor", "mill", "office", "park", "prison", "rectory", "river", "road", "school",
+    "society", "square", "street", "tower", "town", "village",
+})
+PLACE_LABEL = "FAC"   # the label a place query gets when the book never tags its name
+
+
 def query_label(book: IndexedBook, query: Name) -> str:
-    """The query's entity type: the most frequent label of its name in the book (PER if unseen)."""
-    labels = book.label_counts.get(query.key)
+    """The query's entity type. A person for an honorific ("Miss Bingley"); a place for "the …"
+    ("the Bastille") or a place head word ("Donwell Abbey"); else the most frequent label of its
+    name in the book, or of its last word ("Petersburg" for "St. Petersburg"); PER if unseen.
+    NER often tags a house or a bank as a person, so the query's own form decides first."""
+    if query.honorific:
+        return "PER"
+    labels = book.label_counts.get(query.key) or book.label_counts.get(query.words[-1] if query.words else "")
+    if query.definite or (len(query.words) > 1 and query.words[-1] in PLACE_HEADS):
+        places = [(c, label) for label, c in (labels or {}).items() if label != "PER"]
+        return max(places)[1] if places else PLACE_LABEL
     return labels.most_common(1)[0][0] if labels else "PER"
 
 
@@ -225,11 +289,21 @@ def semantic(book: IndexedBook, query: Name, settings: LRMSettings = LRMSettings
     return sort_scored(out)
 
 
+def _written_out(query: Name) -> re.Pattern:
+    """The query's words capitalised as a name is written: "Tellson's Bank", "St. Petersburg"."""
+    joint = r"(?:['’]s)?[\s.]+"
+    return re.compile(r"\b" + joint.join(re.escape(w[:1].upper() + w[1:]) for w in query.words) + r"\b")
+
+
 def candidate_passages_lrm(book: IndexedBook, query: Name) -> list[int]:
     """Passages with a name mention sharing a word with the query, or a pronoun whose antecedent
-    does, or narrator pronouns when the narrator shares a word with the query."""
+    does, or narrator pronouns when the narrator shares a word with the query; for a place, also
+    passages where its name is written out but NER saw none."""
     words = book.match_words(query)
     out = set()
+    if query_label(book, query) != "PER":
+        pattern = _written_out(query)
+        out.update(p.index for p in book.passages if pattern.search(p.text))
     narrator = book.narrator_match(query) > 0
     for i, nms in enumerate(book.names_by_passage):
         if any(words & set(nm.name.words) for nm in nms):
