@@ -62,6 +62,9 @@ def test_click_mary_jane_shows_descriptive_passages(server, browser, size):
     assert results.count() >= 3
     assert page.locator("#results mark.name").count() >= 1
     assert "Mary" in page.locator("#results mark.name").first.inner_text()
+    # LDM's score as a readable chance, best first
+    badges = [int(t.split("%")[0]) for t in page.locator("#results .badge.descriptive").all_inner_texts()]
+    assert len(badges) == results.count() and badges == sorted(badges, reverse=True) and 0 <= badges[-1] <= badges[0] <= 100
     panel = page.locator("#panel").bounding_box()
     assert panel["width"] <= size[0] and panel["x"] >= 0 and panel["x"] + panel["width"] <= size[0] + 1
     page.locator("#results details.why summary").first.click()

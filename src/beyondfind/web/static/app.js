@@ -253,6 +253,15 @@ function highlighted(r) {
   return frag;
 }
 
+// LDM's score is the probability that a reader would find the passage descriptive (Good or
+// Perfect); other methods' scores have no such scale and get no badge
+function descriptiveBadge(r) {
+  if (!r.explain || !("ldm_raw" in r.explain)) return "";
+  const pct = Math.round(r.score * 100);
+  return el("span", { className: "badge descriptive", title: "chance a reader finds this passage describes them" },
+    `${pct}% descriptive`);
+}
+
 async function openPanel(entity) {
   state.entity = entity;
   const panel = $("#panel");
@@ -277,7 +286,8 @@ async function openPanel(entity) {
         el("ul", {}, ...(r.explain?.reasons || []).map((x) => el("li", {}, x.description))));
       why.addEventListener("click", (e) => e.stopPropagation());
       const item = el("li", { className: "result", dataset: { passage: r.passage, start: r.start } },
-        el("div", { className: "muted" }, `${r.chapter || ""}`), el("div", { className: "text" }, highlighted(r)), why);
+        el("div", { className: "muted meta" }, el("span", {}, r.chapter || ""), descriptiveBadge(r)),
+        el("div", { className: "text" }, highlighted(r)), why);
       item.addEventListener("click", () => {
         leaveReadingPosition();
         const phone = window.matchMedia("(max-width: 800px)").matches;   // the panel is a bottom sheet there
