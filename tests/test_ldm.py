@@ -148,3 +148,23 @@ def test_place_queries_count_every_mention_of_the_place_and_no_pronouns(pride):
     ranked = lrm.rank(pride, parse_name("Pemberley"), explain=True)
     assert ranked and all(not s.explain["pronouns"] for s in ranked)
     assert {s.passage for s in baselines.find(pride, "Pemberley")} <= {s.passage for s in ranked}
+
+
+def test_darcy_introduction_in_top5_with_a_model_that_never_saw_the_book(tmp_path_factory, nlp):
+    """Chapter 3's "his fine, tall person, handsome features, noble mien" must reach the top 5 for
+    Mr. Darcy when LDM is trained on the other nine judged books only (generalisation, not memory)."""
+    from beyondfind.books import BookSearch, run_method
+    from beyondfind.datasets.judgments import load_book_judgments, merge_judgments
+    from beyondfind.index import Library
+
+    from .conftest import DATA
+
+    search = BookSearch(Library(tmp_path_factory.mktemp("judged") / "library.sqlite"), processes=2)
+    search._nlp = nlp
+    judgments = merge_judgments(load_book_judgments(DATA / "judgments" / "books"),
+                                load_book_judgments(DATA / "judgments" / "places"))
+    run = ldm.leave_one_book_out_runner(judgments, DATA / "books", search.book_for, run_method)
+    book = search.book_for(DATA / "books" / "1342-pride-and-prejudice.txt")
+    ranking = run(book, "Mr. Darcy", "ldm")
+    top5 = [book.passages[s.passage].text for s in ranking[:5]]
+    assert any("fine, tall person" in t for t in top5)

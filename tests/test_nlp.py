@@ -91,6 +91,14 @@ def test_shipped_pipeline_tags_names_places_dates(nlp):
     assert any(t.dep_ == "nsubj" for t in doc) and doc[1].lemma_
 
 
+def test_a_word_after_an_honorific_is_a_name_whatever_its_tag(nlp):
+    """The tagger calls Darcy a NOUN and Hurst an ADV here; Darcy's introduction must still name him."""
+    doc = nlp("His brother-in-law, Mr. Hurst, merely looked the gentleman; but his friend Mr. Darcy soon drew "
+              "the attention of the room by his fine, tall person.")
+    names = {s.text for s in doc._.names}
+    assert {"Mr. Hurst", "Mr. Darcy"} <= names and "His brother-in-law" not in names
+
+
 def test_blank_pipeline_fallback_finds_names():
     nlp = load_pipeline("blank")
     doc = nlp("Mr. Darcy spoke to Elizabeth. He was proud.")
