@@ -237,10 +237,13 @@ def test_library_lists_documents_and_removes_one(server, browser, tmp_path):
     page.on("dialog", lambda d: d.accept())
     page.goto(server + "/")
     row = page.locator(".doclist li", has_text="short.txt")
+    row.wait_for()   # the library renders after its fetch
     assert row.count() == 1 and "txt" in row.inner_text()
     page.screenshot(path=str(SHOTS / "library-390x844.png"))
     row.locator("button.delete").click()
-    page.wait_for_function("![...document.querySelectorAll('.doclist li')].some(li => li.textContent.includes('short.txt'))")
+    # the view is rebuilt after the delete: wait for the new list (it is briefly absent while loading)
+    page.wait_for_function("(() => { const items = [...document.querySelectorAll('.doclist li')];"
+                           " return items.length > 0 && !items.some(li => li.textContent.includes('short.txt')); })()")
     assert httpx.get(f"{server}/api/documents/{state['document_id']}").status_code == 404
     assert page.locator(".doclist li", has_text="Huckleberry").count() == 1   # the others stay
     page.close()
