@@ -30,3 +30,8 @@ def median_ms(times) -> float:
 def p95_ms(times) -> float:
     s = sorted(times)
     return s[min(len(s) - 1, int(0.95 * len(s)))] * 1000
+
+
+def p99_ms(times) -> float:
+    s = sorted(times)
+    return s[min(len(s) - 1, int(0.99 * len(s)))] * 1000

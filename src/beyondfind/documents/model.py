@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 
 @dataclass(frozen=True)
@@ -15,7 +16,7 @@ class Passage:
     text: str
     chapter: str | None = None
 
-    @property
+    @cached_property
     def n_words(self) -> int:
         return len(self.text.split())
 

@@ -20,6 +20,7 @@ from ..retrieval.lrm import LRMSettings, candidate_passages_lrm, evidence, lengt
 from ..retrieval.terms import book_terms
 from .keywords import keywords
 from .text_signal import TextModel
+from .text_signal import hashed as hashed_text
 from .text_signal import shipped as shipped_text_model
 
 FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
@@ -62,6 +63,7 @@ class _BookStats:
     named_passages_of_character: dict[int, list[int]]   # character id → passages naming it, in order
     first_full_name_passage: dict[int, int]             # character id → first passage with a 2+ word form
     sentences_by_passage: list[int]
+    first_appearance: frozenset[int]                    # passages where some name appears first
 
 
 def _stats(book: IndexedBook) -> _BookStats:
@@ -104,15 +106,33 @@ def _stats(book: IndexedBook) -> _BookStats:
                 if len(nm.name.words) >= 2 and cid not in full:
                     full[cid] = i
         per_passage = Counter(s.passage for s in book.annotations.sentences)
+        first_app = frozenset(i for i, nms in enumerate(book.names_by_passage)
+                              if any(nm.name.key and first.get(nm.name.key) == i for nm in nms))
         book.cache["ldm_stats"] = _BookStats({v: math.log(n / d) for v, d in df.items()}, by_sentence, first, counts,
                                              chapter_pos, dict(named), full,
-                                             [per_passage.get(i, 1) for i in range(n)])
+                                             [per_passage.get(i, 1) for i in range(n)], first_app)
     return book.cache["ldm_stats"]
 
 
 def candidate_passages(book: IndexedBook, query: Name, entity_text: str) -> list[int]:
     """LRM's candidates plus exact-string hits: passages LDM may rank."""
     return sorted(set(candidate_passages_lrm(book, query)) | {s.passage for s in baselines.find(book, entity_text)})
+
+
+def _keyword_counts(book: IndexedBook) -> list[int]:
+    """Descriptive keywords (family, age, …) per passage, counted once per book."""
+    if "keyword_counts" not in book.cache:
+        kw, terms = keywords(), book_terms(book)
+        book.cache["keyword_counts"] = [sum(c for w, c in tf.items() if w in kw) for tf in terms.tf]
+    return book.cache["keyword_counts"]
+
+
+def _hashed_passage(book: IndexedBook, i: int):
+    """Passage ``i``'s hashed words for the text signal: the same for every query, so hashed once."""
+    key = ("text_hashed", i)
+    if key not in book.cache:
+        book.cache[key] = hashed_text(book.passages[i].text)
+    return book.cache[key]
 
 
 def _bin10(k: int, n: int) -> int:
@@ -132,8 +152,7 @@ def extract_features(book: IndexedBook, query: Name, entity_text: str,
     evs = [evidence(book, i, query, label, settings, cache) for i in passages]
     lifetime = [i for i, ev in zip(passages, evs) if ev.ef > 0]
     life_rank = {i: k for k, i in enumerate(lifetime)}
-    kw = keywords()
-    terms = book_terms(book)
+    n_keywords = _keyword_counts(book)
     bm25 = {s.passage: s.score for s in baselines.bm25(book, entity_text, b=0.0)}
     n_book = len(book.passages)
     exact = re.compile(re.escape(entity_text))
@@ -150,10 +169,9 @@ def extract_features(book: IndexedBook, query: Name, entity_text: str,
         p = book.passages[i]
         n_words = p.n_words
         g = length_reward(n_words, settings.pivot, book.max_passage_words)
-        n_kw = sum(c for w, c in terms.tf[i].items() if w in kw)
+        n_kw = n_keywords[i]
         counts = stats.counts_by_passage[i]
-        first_app = any(nm.name.key and stats.first_passage_of_name.get(nm.name.key) == i
-                        for nm in book.names_by_passage[i])
+        first_app = i in stats.first_appearance
         idfs = [stats.verb_idf.get(v, 0.0) for s in ev.sentences for v in stats.verbs_by_sentence.get(s, ())]
         offsets = [a for a, _b, _t, _e in ev.matched] + [a for a, _b, _t in ev.pronouns]
         first_off = (min(offsets) - p.start) / max(1, p.end - p.start) if offsets else 1.0
@@ -163,7 +181,7 @@ def extract_features(book: IndexedBook, query: Name, entity_text: str,
             g * saturate(ev.ef, settings.k1), ev.ef, ev.cr, g, ev.names, n_words,
             float(n_kw > 0), n_kw,
             counts["person"], counts["time"], counts["locorg"], float(first_app),
-            float(np.mean(idfs)) if idfs else 0.0, max(idfs, default=0.0), min(idfs, default=0.0),
+            sum(idfs) / len(idfs) if idfs else 0.0, max(idfs, default=0.0), min(idfs, default=0.0),
             _bin10(life_rank[i], len(lifetime)) if i in life_rank else -1, _bin10(i, n_book),
             float(bool(offsets) and min(offsets) - p.start < 30), first_off,
             ev.subjects, float(described), quoted, bm25.get(i, 0.0),
@@ -171,7 +189,7 @@ def extract_features(book: IndexedBook, query: Name, entity_text: str,
             float(named_rank.get(i, 99) < 3), math.log1p(named_rank.get(i, 1000)), float(i == full_at),
             float(stats.chapter_position[i] < 3 and bool(offsets)),
             ev.names / max(1, counts["person"]), len(ev.sentences) / max(1, stats.sentences_by_passage[i]),
-            text_model.score(p.text) if text_model else 0.0,
+            text_model.score_hashed(_hashed_passage(book, i)) if text_model else 0.0,
             place,
         ))
     values = np.array(rows, dtype=np.float64).reshape(len(rows), len(FEATURE_NAMES))

@@ -63,7 +63,11 @@ class TextModel:
     weights: np.ndarray   # (BUCKETS,)
 
     def score(self, text: str) -> float:
-        idx, val = hashed(text)
+        return self.score_hashed(hashed(text))
+
+    def score_hashed(self, vector: tuple[np.ndarray, np.ndarray]) -> float:
+        """The score of a passage already :func:`hashed` (a book caches its passages' vectors)."""
+        idx, val = vector
         return float(val @ self.weights[idx]) if len(idx) else 0.0
 
     def save(self, path: Path) -> None:

@@ -75,6 +75,30 @@ class IndexedBook:
         return out
 
     @cached_property
+    def passages_by_word(self) -> dict[str, tuple[frozenset[int], frozenset[int]]]:
+        """word → (passages with a name mention holding it, passages with a pronoun whose
+        antecedent's name holds it): LRM's candidates without a scan of the book per query."""
+        names: dict[str, set[int]] = defaultdict(set)
+        pronouns: dict[str, set[int]] = defaultdict(set)
+        for i, nms in enumerate(self.names_by_passage):
+            for nm in nms:
+                for w in nm.name.words:
+                    names[w].add(i)
+        for i, prons in enumerate(self.pronouns_by_passage):
+            for p in prons:
+                ante = self.mention_by_id.get(p.antecedent) if p.antecedent is not None else None
+                if ante is not None:
+                    for w in ante.name.words:
+                        pronouns[w].add(i)
+        return {w: (frozenset(names.get(w, ())), frozenset(pronouns.get(w, ()))) for w in names.keys() | pronouns.keys()}
+
+    @cached_property
+    def narrator_passages(self) -> frozenset[int]:
+        """Passages with a narrator pronoun ("I", "me") that no name antecedent explains."""
+        return frozenset(i for i, prons in enumerate(self.pronouns_by_passage)
+                         if any(p.antecedent is None and p.narrator for p in prons))
+
+    @cached_property
     def label_counts(self) -> dict[str, Counter]:
         """name key → Counter of entity labels over its mentions (for the query's type)."""
         out: dict[str, Counter] = defaultdict(Counter)
@@ -127,6 +151,12 @@ class IndexedBook:
     def narrator_match(self, query: Name) -> float:
         """E(narrator, query): 1 when the narrator is the query's character (or, without one, when
         their names agree or one is part of the other), else 0."""
+        key = ("narrator_match", query)
+        if key not in self.cache:   # asked for every narrator "I" of every candidate: decide once
+            self.cache[key] = self._narrator_match(query)
+        return self.cache[key]
+
+    def _narrator_match(self, query: Name) -> float:
         narrator = self.narrator
         if narrator is None:
             return 0.0

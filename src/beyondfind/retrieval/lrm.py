@@ -300,26 +300,16 @@ def candidate_passages_lrm(book: IndexedBook, query: Name) -> list[int]:
     does, or narrator pronouns when the narrator shares a word with the query; for a place, also
     passages where its name is written out but NER saw none."""
     words = book.match_words(query)
-    out = set()
+    out: set[int] = set()
     if query_label(book, query) != "PER":
         pattern = _written_out(query)
         out.update(p.index for p in book.passages if pattern.search(p.text))
-    narrator = book.narrator_match(query) > 0
-    for i, nms in enumerate(book.names_by_passage):
-        if any(words & set(nm.name.words) for nm in nms):
-            out.add(i)
-    for i, prons in enumerate(book.pronouns_by_passage):
-        if i in out:
-            continue
-        for p in prons:
-            if p.antecedent is not None:
-                ante = book.mention_by_id.get(p.antecedent)
-                if ante is not None and words & set(ante.name.words):
-                    out.add(i)
-                    break
-            elif narrator and p.narrator:
-                out.add(i)
-                break
+    empty = (frozenset(), frozenset())
+    for w in words:
+        by_name, by_pronoun = book.passages_by_word.get(w, empty)
+        out |= by_name | by_pronoun
+    if book.narrator_match(query) > 0:
+        out |= book.narrator_passages
     return sorted(out)
 
 
