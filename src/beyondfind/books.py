@@ -146,6 +146,10 @@ class BookSearch:
         """Drop a deleted document from the cache."""
         self._books.pop(doc_id, None)
 
+    def forget_all(self) -> None:
+        """Drop every cached book (another process changed the library)."""
+        self._books.clear()
+
     def book_for(self, ref: str | Path | int) -> IndexedBook:
         """A book by library id, or by file path (indexed first if needed)."""
         if isinstance(ref, int) or (isinstance(ref, str) and ref.isdigit() and not Path(ref).exists()):

@@ -72,6 +72,11 @@ def default_library_path() -> Path:
     return Path(user_data_dir("beyondfind")) / "library.sqlite"
 
 
+def _next_generation(conn) -> None:
+    conn.execute("INSERT INTO meta VALUES ('generation', '1') "
+                 "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
+
+
 class Library:
     """A SQLite library file. Open with ``Library(path)``; use as a context manager to close."""
 
@@ -127,6 +132,13 @@ class Library:
         validate.document_id(doc_id)
         with self.transaction() as c:
             c.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
+            _next_generation(c)
+
+    def generation(self, conn=None) -> int:
+        """A number that changes whenever a stored document is deleted or replaced, so a process
+        caching loaded books (a server process) knows when another process made them stale."""
+        row = (conn or self.conn).execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
+        return int(row[0]) if row else 0
 
     def store(self, document: Document, ann: Annotations) -> int:
         """Store ``document`` with its annotations in one transaction; returns its id. If another
@@ -138,6 +150,7 @@ class Library:
                 return row[0]
             if row:   # annotated by an older beyondfind: replace it, keeping its id
                 c.execute("DELETE FROM documents WHERE id = ?", (row[0],))
+                _next_generation(c)
             cur = c.execute("INSERT INTO documents (id, sha256, name, format, title, text, narrator, pipeline, narrators) "
                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                             (row[0] if row else None, document.sha256, document.name, document.format, document.title, document.text,

@@ -1,12 +1,20 @@
 """The HTTP API: thin handlers over :mod:`beyondfind.books` and :mod:`beyondfind.news`.
 
 Errors are JSON ``{"error": message}``; user mistakes are 4xx, never 500. One lock serialises
-library access (SQLite connection and the book cache); ranking results are cached per query.
+library access (SQLite connection and the book cache). Rankings are cached per process: the full
+ranking of a query once (any ``top`` is a slice of it), its encoded answers in a small LRU that a
+request reads without that lock, so a repeated query never waits behind another one's work.
 Uploads are indexing jobs (``202`` + a job to poll): NLP runs in a worker process
 (:mod:`.worker`), never in a request. Every request first passes :mod:`.guards` (allowed hosts,
 same-origin writes, body size).
+
+``beyondfind serve --workers N`` runs N server processes over the same library
+(:func:`app_from_environment`); then the serving command owns the one indexing worker and the
+apps only queue uploads (``index_jobs=False``).
 """
 
+import json
+import os
 import threading
 from contextlib import contextmanager
 from collections import OrderedDict
@@ -34,8 +42,34 @@ def _fastapi():
         raise BeyondfindError("the server needs FastAPI: pip install 'beyondfind[server]'") from None
 
 
+class ResponseCache:
+    """A thread-safe LRU of encoded JSON answers (bytes), read without the library lock."""
+
+    def __init__(self, size: int = 1024) -> None:
+        self.size = size
+        self._items: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key) -> bytes | None:
+        with self._lock:
+            body = self._items.get(key)
+            if body is not None:
+                self._items.move_to_end(key)
+            return body
+
+    def put(self, key, body: bytes) -> None:
+        with self._lock:
+            self._items[key] = body
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
 class _State:
-    def __init__(self, library_path, nlp_name, max_upload):
+    def __init__(self, library_path, nlp_name, max_upload, index_jobs: bool = True):
         from ..index.jobs import JobQueue
         from ..news.store import ThreadStore
         from .worker import IndexWorker
@@ -43,10 +77,40 @@ class _State:
         self.search = BookSearch(Library(library_path), nlp_name=nlp_name)
         self.lock = threading.RLock()
         self.max_upload = max_upload
-        self.rank_cache: OrderedDict = OrderedDict()
+        self.rankings: OrderedDict = OrderedDict()   # (doc, entity, method, before) → all rows, best first
+        self.answers = ResponseCache()
         self.news = ThreadStore(self.search.library.conn)
         self.jobs = JobQueue(self.search.library)
-        self.worker = IndexWorker(self.search.library.path, nlp_name)
+        self.worker = IndexWorker(self.search.library.path, nlp_name) if index_jobs else None
+        from ..sqlite import connect
+
+        self._generation_conn = connect(self.search.library.path)   # read without waiting for self.lock
+        self._generation_lock = threading.Lock()
+        self._generation = self.search.library.generation()
+
+    def forget(self, doc_id: int | None = None) -> None:
+        """Drop cached books and answers: of ``doc_id``, or all (None)."""
+        with self.lock:
+            if doc_id is None:
+                self.search.forget_all()
+            else:
+                self.search.forget(doc_id)
+            self.rankings.clear()
+        self.answers.clear()
+
+    def book(self, doc_id: int):
+        """A loaded book, fresh: re-read if another process replaced or deleted documents."""
+        self.refresh()
+        with self.lock:
+            return self.search.book(doc_id)
+
+    def refresh(self) -> None:
+        """Forget every cached book and answer if any process deleted or replaced a document."""
+        with self._generation_lock:
+            now = self.search.library.generation(self._generation_conn)
+            changed, self._generation = now != self._generation, now
+        if changed:
+            self.forget()
 
     def body_limit(self, method: str, path: str) -> int:
         if method == "POST" and path == "/api/documents":
@@ -55,15 +119,17 @@ class _State:
 
 
 def create_app(library: str | Path | None = None, nlp: str | None = None, max_upload: int = DEFAULT_MAX_UPLOAD,
-               allowed_hosts: tuple[str, ...] | None = None):
+               allowed_hosts: tuple[str, ...] | None = None, index_jobs: bool = True):
     """The FastAPI app over the library at ``library``. ``allowed_hosts``: host names the server
-    answers to (default: loopback names; ``"*"`` for any)."""
+    answers to (default: loopback names; ``"*"`` for any). ``index_jobs``: this app starts the
+    indexing worker (False when the serving command runs it for several server processes)."""
     _fastapi()
     from contextlib import asynccontextmanager
 
     from fastapi import FastAPI, File, Query, Request, UploadFile
     from fastapi.exceptions import RequestValidationError
-    from fastapi.responses import FileResponse, JSONResponse
+    from fastapi.responses import FileResponse, JSONResponse, Response
+    from starlette.concurrency import run_in_threadpool
     from fastapi.staticfiles import StaticFiles
     from pydantic import BaseModel
     from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -72,13 +138,15 @@ def create_app(library: str | Path | None = None, nlp: str | None = None, max_up
     from ..index import up_to_date
     from .guards import LOOPBACK_HOSTS, RequestGuard
 
-    state = _State(library, nlp, max_upload)
+    state = _State(library, nlp, max_upload, index_jobs)
 
     @asynccontextmanager
     async def lifespan(_app):
-        state.worker.resume()   # uploads queued or running when the server last stopped
+        if state.worker is not None:
+            state.worker.resume()   # uploads queued or running when the server last stopped
         yield
-        state.worker.close()
+        if state.worker is not None:
+            state.worker.close()
 
     # /docs is our own page over /openapi.json: Swagger UI would load from a CDN and stay blank offline
     app = FastAPI(title="beyondfind", version="0.2.0", lifespan=lifespan, docs_url=None, redoc_url=None,
@@ -125,7 +193,8 @@ def create_app(library: str | Path | None = None, nlp: str | None = None, max_up
             if known is not None and up_to_date(known):
                 return JSONResponse({"document": doc_info(known), "new": False}, status_code=200)
             job, _new = state.jobs.submit(document, data)
-        state.worker.wake()
+        if state.worker is not None:
+            state.worker.wake()
         return JSONResponse({"job": job.to_dict(), "new": True}, status_code=202,
                             headers={"Location": f"/api/jobs/{job.id}"})
 
@@ -134,8 +203,7 @@ def create_app(library: str | Path | None = None, nlp: str | None = None, max_up
         with state.lock:
             info = state.search.library.get(doc_id)   # 404 when absent
             state.search.library.delete(doc_id)
-            state.search.forget(doc_id)
-            state.rank_cache.clear()
+        state.forget(doc_id)
         return {"deleted": doc_info(info)}
 
     @app.get("/api/jobs", summary="Recent indexing jobs, newest first")
@@ -151,7 +219,7 @@ def create_app(library: str | Path | None = None, nlp: str | None = None, max_up
     @app.get("/api/documents/{doc_id}", summary="Document metadata and chapters")
     def document(doc_id: int):
         with state.lock:
-            book = state.search.book(doc_id)
+            book = state.book(doc_id)
             chs = [{"number": c.number, "chapter": c.title, "start": c.start, "end": c.end, "passage": c.first_passage}
                    for c in chapters(book.document)]
             return {**doc_info(state.search.library.get(doc_id)), "length": len(book.document.text),
@@ -162,7 +230,7 @@ def create_app(library: str | Path | None = None, nlp: str | None = None, max_up
     def passages(doc_id: int, start: int = Query(0, ge=0), end: int | None = Query(None, ge=0),
                  chapter: str | None = None):
         with state.lock:
-            book = state.search.book(doc_id)
+            book = state.book(doc_id)
         ps = [p for p in book.passages if p.end > start and (end is None or p.start < end)
               and (chapter is None or p.chapter == chapter)]
         return {"passages": [{"index": p.index, "start": p.start, "end": p.end, "chapter": p.chapter, "text": p.text}
@@ -171,7 +239,7 @@ def create_app(library: str | Path | None = None, nlp: str | None = None, max_up
     @app.get("/api/documents/{doc_id}/text", summary="Document text by offset range")
     def text(doc_id: int, start: int = Query(0, ge=0), end: int | None = Query(None, ge=0)):
         with state.lock:
-            book = state.search.book(doc_id)
+            book = state.book(doc_id)
         t = book.document.text
         end = len(t) if end is None else min(end, len(t))
         if start > end:
@@ -181,7 +249,7 @@ def create_app(library: str | Path | None = None, nlp: str | None = None, max_up
     @app.get("/api/documents/{doc_id}/entities", summary="Entities with mention counts and aliases")
     def entities(doc_id: int, min_mentions: int = Query(2, ge=1)):
         with state.lock:
-            book = state.search.book(doc_id)
+            book = state.book(doc_id)
             ents = list_entities(book, min_mentions)
         return {"entities": [e.to_dict() for e in ents]}
 
@@ -190,30 +258,38 @@ def create_app(library: str | Path | None = None, nlp: str | None = None, max_up
         return {"default": DEFAULT_METHOD,
                 "methods": [{"name": m.name, "description": m.description} for m in METHODS.values()]}
 
-    @app.get("/api/documents/{doc_id}/rank", summary="Passages ranked by how well they describe an entity")
-    def rank(doc_id: int, entity: str = Query(..., max_length=20_000), method: str = DEFAULT_METHOD,
-             top: int = Query(10, ge=1, le=200),
-             before: str | None = Query(None, max_length=40, description="offset, percentage (40%) or chapter (ch:12)"),
-             explain: bool = False):
-        get_method(method)
-        key = (doc_id, entity, method, top, before, explain)
+    def ranked_rows(doc_id: int, entity: str, method: str, top: int, before: str | None, explain: bool) -> list[dict]:
         with state.lock:
-            if key in state.rank_cache:
-                state.rank_cache.move_to_end(key)
-                return state.rank_cache[key]
-            book = state.search.book(doc_id)
-            results = rank_passages(book, entity, method, top, resolve_position(book.document, before), explain)
-            rows = []
-            for r in results:
-                row = r.to_dict()
-                if explain:
-                    row["highlights"] = highlights(book, entity, r.passage)
-                rows.append(row)
-            body = {"entity": entity, "method": method, "results": rows}
-            state.rank_cache[key] = body
-            while len(state.rank_cache) > 512:
-                state.rank_cache.popitem(last=False)
-            return body
+            book = state.book(doc_id)
+            position = resolve_position(book.document, before)
+            if explain:   # evidence and highlights are per row: computed for the rows asked for only
+                rows = [r.to_dict() | {"highlights": highlights(book, entity, r.passage)}
+                        for r in rank_passages(book, entity, method, top, position, True)]
+                return rows
+            key = (doc_id, entity, method, position)
+            if key not in state.rankings:
+                state.rankings[key] = [r.to_dict() for r in rank_passages(book, entity, method, None, position)]
+                while len(state.rankings) > 128:
+                    state.rankings.popitem(last=False)
+            state.rankings.move_to_end(key)
+            return state.rankings[key][:top]
+
+    @app.get("/api/documents/{doc_id}/rank", summary="Passages ranked by how well they describe an entity")
+    async def rank(doc_id: int, entity: str = Query(..., max_length=20_000), method: str = DEFAULT_METHOD,
+                   top: int = Query(10, ge=1, le=200),
+                   before: str | None = Query(None, max_length=40,
+                                              description="offset, percentage (40%) or chapter (ch:12)"),
+                   explain: bool = False):
+        get_method(method)
+        state.refresh()   # another process deleted or replaced a document: cached answers are stale
+        key = (doc_id, entity, method, top, before, explain)
+        body = state.answers.get(key)
+        if body is None:
+            rows = await run_in_threadpool(ranked_rows, doc_id, entity, method, top, before, explain)
+            body = json.dumps({"entity": entity, "method": method, "results": rows},
+                              ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+            state.answers.put(key, body)
+        return Response(body, media_type="application/json")
 
     # --- news ------------------------------------------------------------------------------
     class ThreadIn(BaseModel):
@@ -279,6 +355,23 @@ def create_app(library: str | Path | None = None, nlp: str | None = None, max_up
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+ENVIRONMENT = "BEYONDFIND_SERVE"
+"""Environment variable holding the JSON settings of :func:`app_from_environment`."""
+
+
+def app_from_environment():
+    """The app of one of several server processes (``uvicorn --factory``): settings come from the
+    JSON in ``$BEYONDFIND_SERVE`` (library, nlp, max_upload, allowed_hosts) and the serving command
+    runs the indexing worker."""
+    raw = os.environ.get(ENVIRONMENT)
+    if not raw:
+        raise BeyondfindError(f"${ENVIRONMENT} is not set; start several server processes with "
+                              "'beyondfind serve --workers N'")
+    settings = json.loads(raw)
+    return create_app(settings["library"], settings.get("nlp"), settings["max_upload"],
+                      tuple(settings["allowed_hosts"]), index_jobs=False)
 
 
 @contextmanager

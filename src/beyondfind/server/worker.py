@@ -22,14 +22,19 @@ from ..index import Library
 from ..index.jobs import JobQueue, pid_alive, work
 
 WATCH_INTERVAL_S = 1.0
+NICENESS = 10
+"""The worker runs at lower CPU priority than the server, so a query waits less behind indexing."""
 
 
 class IndexWorker:
     """Starts, watches and stops the worker process of the library at ``library_path``."""
 
-    def __init__(self, library_path: str | Path, nlp_name: str | None) -> None:
+    def __init__(self, library_path: str | Path, nlp_name: str | None, keep_running: bool = False) -> None:
+        """``keep_running``: restart the worker whenever it is gone, not only when jobs wait (the
+        serving command of several server processes: those only queue uploads, the worker polls)."""
         self.library_path = str(library_path)
         self.nlp_name = nlp_name
+        self.keep_running = keep_running
         self._process: subprocess.Popen | None = None
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -77,7 +82,7 @@ class IndexWorker:
                 more = queue.has_queued()
             with self._lock:
                 self._process = None
-            if more:
+            if more or self.keep_running:
                 self.wake()
 
     def close(self) -> None:
@@ -99,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--nlp", default=None)
     parser.add_argument("--parent", type=int, default=None, help="exit when this process is gone")
     args = parser.parse_args(argv)
+    if hasattr(os, "nice"):
+        os.nice(NICENESS)   # indexing is background work: queries keep the CPU they need
     try:
         work(args.library, args.nlp, parent=args.parent)
     except KeyboardInterrupt:
