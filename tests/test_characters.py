@@ -50,11 +50,24 @@ def test_honorific_with_a_first_name_joins_the_full_name():
     assert not _same(index, "Miss Lucas", "Sir William Lucas")   # Lucas stays a surname
 
 
+def test_a_rare_full_name_absorbs_its_first_name_only_when_it_introduced_it():
+    def index(full_at, bare_at):
+        return cluster_names({(None, "marilla cuthbert"): FormStats.from_positions(full_at),
+                              (None, "marilla"): FormStats.from_positions(bare_at)})
+
+    introduced = index([5, 900], list(range(10, 410, 10)))        # the full name first, then the first name ×40
+    assert introduced.character_of[(None, "marilla")] == introduced.character_of[(None, "marilla cuthbert")]
+    late = index([5000, 5100], list(range(10, 400, 10)))          # "Mary" ×39 long before "Mary King" ×2
+    assert late.character_of[(None, "marilla")] != late.character_of[(None, "marilla cuthbert")]
+    unknown = cluster_names({(None, "marilla cuthbert"): FormStats(2), (None, "marilla"): FormStats(40)})
+    assert unknown.character_of[(None, "marilla")] != unknown.character_of[(None, "marilla cuthbert")]
+
+
 def test_named_mentions_of_litbank_coreference_cluster_like_the_gold_chains():
     from beyondfind.nlp.evaluate import coref_test_files, evaluate_name_clustering
 
     result = evaluate_name_clustering(coref_test_files(DATA))
-    assert result.tp > 1000 and result.precision > 0.85 and result.recall > 0.85   # measured 0.897 / 0.896
+    assert result.tp > 1000 and result.precision > 0.85 and result.recall > 0.9   # measured 0.899 / 0.914
 
 
 def test_pride_and_prejudice_character_list(pride_search, capsys):

@@ -120,9 +120,11 @@ class IndexedBook:
     def characters(self) -> CharacterIndex:
         """The book's name forms clustered into characters (:mod:`beyondfind.index.characters`)."""
         labels: dict[FormKey, Counter] = defaultdict(Counter)
+        positions: dict[FormKey, list[int]] = defaultdict(list)
         for nms in self.names_by_passage:
             for nm in nms:
                 labels[nm.form][nm.label] += 1
+                positions[nm.form].append(nm.mention.start)
         pron: dict[FormKey, Counter] = defaultdict(Counter)
         for p in self.annotations.pronouns:
             ante = self.mention_by_id.get(p.antecedent) if p.antecedent is not None else None
@@ -132,7 +134,7 @@ class IndexedBook:
         for key, lab in labels.items():
             g = pron[key].most_common(1)
             evidence = g[0][0] if g and g[0][1] >= 3 and g[0][1] >= 0.75 * sum(pron[key].values()) else None
-            stats[key] = FormStats(sum(lab.values()), lab.most_common(1)[0][0], evidence)
+            stats[key] = FormStats.from_positions(positions[key], lab.most_common(1)[0][0], evidence)
         return cluster_names(stats)
 
     def match_words(self, query: Name) -> frozenset[str]:

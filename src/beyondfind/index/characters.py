@@ -38,7 +38,7 @@ FIRST_NAME_HONORIFICS = frozenset({"lady", "sir", "aunt", "uncle", "sister", "br
 SURNAME_HONORIFICS = frozenset({"mr", "mrs", "miss", "ms", "master", "dr", "madam", "madame", "mme", "monsieur",
                                 "mlle", "mademoiselle", "colonel", "captain", "major", "general", "lieutenant",
                                 "sergeant", "professor", "reverend", "judge", "squire", "herr", "frau"})
-RARE = 10              # full names seen fewer times do not absorb a bare word 3× as frequent ("Mary" ×39, "Mary King" ×3)
+RARE = 10              # full names seen fewer times absorb a bare word 3× as frequent only when they introduced it
 DOMINANT_SHARE = 0.8   # a form joins the candidate that holds this share of the candidates' mentions
 OWN_SHARE = 3.0        # an ambiguous form this many times as frequent as its candidates is its own character
 
@@ -51,6 +51,16 @@ class FormStats:
     count: int
     label: str = "PER"
     pronoun_gender: str | None = None
+    # where the form is used, in any unit that grows in reading order (passage, token): its first
+    # mention and the mention a quarter of the way through its uses (None: not known)
+    first: float | None = None
+    first_quarter: float | None = None
+
+    @classmethod
+    def from_positions(cls, positions: list[float], label: str = "PER",
+                       pronoun_gender: str | None = None) -> "FormStats":
+        ordered = sorted(positions)
+        return cls(len(ordered), label, pronoun_gender, ordered[0], ordered[len(ordered) // 4])
 
 
 @dataclass(frozen=True)
@@ -199,6 +209,15 @@ def _may_name(short: _Form, long: _Form) -> bool:
             and short.words[0] != long.words[0] and _first_names_agree(short.words[0], long.words[0]))
 
 
+def _introduced(members: list[_Form], bare: _Form) -> bool:
+    """The character's full name comes before three quarters of the bare word's uses: it
+    introduced the person ("Marilla Cuthbert" once, then "Marilla" ×40). A full name that turns up
+    late, after the bare word is long established ("Mary" ×39 from chapter 2, "Mary King" ×2 from
+    chapter 26), names someone else."""
+    firsts = [m.stats.first for m in members if m.stats.first is not None]
+    return bool(firsts) and bare.stats.first_quarter is not None and min(firsts) <= bare.stats.first_quarter
+
+
 def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DOMINANT_SHARE,
                   own_share: float = OWN_SHARE) -> CharacterIndex:
     """Group name forms into characters (see the module docstring for the constraints)."""
@@ -227,7 +246,8 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
         if cands:
             best = max(cands, key=lambda c: total[c])
             bare = f.honorific is None and len(f.words) == 1
-            if total[best] >= dominant_share * pool and not (bare and pool < RARE and f.stats.count >= own_share * pool):
+            rare_full_name = bare and pool < RARE and f.stats.count >= own_share * pool
+            if total[best] >= dominant_share * pool and (not rare_full_name or _introduced(members[best], f)):
                 chosen = best
             elif f.stats.count >= own_share * pool:
                 cands = []   # "Mr. Rochester" ×292 is a character, not an alias of full names seen 3 times

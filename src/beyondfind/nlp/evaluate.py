@@ -233,7 +233,7 @@ def evaluate_name_clustering(files: list[Path]) -> PRF:
     """Pairwise precision/recall of clustering the *named* mentions of the gold coreference chains
     (gold spans that are proper names) with :func:`~beyondfind.index.characters.cluster_names`.
 
-    Forms get their mention counts; a form that stays ambiguous (a family surname) takes the
+    Forms get their mention counts and positions (tokens); a form that stays ambiguous (a family surname) takes the
     character of the nearest preceding mention that names one of its candidates, else the most
     mentioned candidate — what retrieval does with local and global coreference. Pairs are counted
     within each file and summed (micro)."""
@@ -247,13 +247,14 @@ def evaluate_name_clustering(files: list[Path]) -> PRF:
         sents, mentions = read_coref_conll(path)
         words = [w for s in sents for w in s]
         named = []
+        positions = defaultdict(list)
         for start, end, cluster in sorted(mentions):
             span = words[start:end]
             name = parse_name(" ".join(span))
             if name.words and is_proper_name(span) and not (len(span) == 1 and span[0].lower() in PRONOUNS):
                 named.append(((name.honorific, name.key), cluster))
-        counts = Counter(form for form, _ in named)
-        index = cluster_names({form: FormStats(n) for form, n in counts.items()})
+                positions[(name.honorific, name.key)].append(start)
+        index = cluster_names({form: FormStats.from_positions(at) for form, at in positions.items()})
         assigned = []
         for form, _cluster in named:
             readings = index.possible(form) or (index.character_of.get(form),)
