@@ -1,11 +1,14 @@
-"""Annotation records stored in the library, one row per record (all offsets absolute)."""
+"""Annotation records stored in the library, one row per record (all offsets absolute).
+
+Records use ``__slots__``: a novel has hundreds of thousands of them, and a slotted record takes
+about a third of the memory of one with a ``__dict__`` (a 5 MB text is annotated with ~400k)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Sentence:
     index: int
     passage: int
@@ -13,7 +16,7 @@ class Sentence:
     end: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Mention:
     """An entity span. ``is_name``: a proper name (``key`` = its normalised name words), else a
     nominal or temporal expression. ``source``: "ner" (the pipeline) or "propagated" (a capitalised
@@ -34,7 +37,7 @@ class Mention:
     source: str = "ner"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Pronoun:
     """A personal pronoun; ``antecedent`` is a :class:`Mention` id (third person) and ``narrator``
     marks a first-person pronoun outside quotes linked to the document's narrator."""
@@ -52,14 +55,14 @@ class Pronoun:
     narrator: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Verb:
     passage: int
     sentence: int
     lemma: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Annotations:
     sentences: tuple[Sentence, ...]
     mentions: tuple[Mention, ...]

@@ -7,6 +7,7 @@ as it was; the next run indexes the document again from the start.
 from __future__ import annotations
 
 import sqlite3
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -142,7 +143,8 @@ class Library:
 
     def store(self, document: Document, ann: Annotations) -> int:
         """Store ``document`` with its annotations in one transaction; returns its id. If another
-        process stored the same content meanwhile, its copy is kept and its id returned."""
+        process stored the same content meanwhile, its copy is kept and its id returned. Rows are
+        generated as SQLite takes them, never built as lists (a long book has ~10⁶ of them)."""
         with self.transaction() as c:
             row = c.execute("SELECT id, pipeline FROM documents WHERE sha256 = ? AND format = ?",
                             (document.sha256, document.format)).fetchone()
@@ -157,17 +159,17 @@ class Library:
                              ann.narrator, ann.pipeline, NARRATOR_SEPARATOR.join(ann.narrators)))
             doc_id = cur.lastrowid
             c.executemany("INSERT INTO passages VALUES (?, ?, ?, ?, ?)",
-                          [(doc_id, p.index, p.start, p.end, p.chapter) for p in document.passages])
+                          ((doc_id, p.index, p.start, p.end, p.chapter) for p in document.passages))
             c.executemany("INSERT INTO sentences VALUES (?, ?, ?, ?, ?)",
-                          [(doc_id, s.index, s.passage, s.start, s.end) for s in ann.sentences])
+                          ((doc_id, s.index, s.passage, s.start, s.end) for s in ann.sentences))
             c.executemany("INSERT INTO mentions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                          [(doc_id, m.id, m.passage, m.sentence, m.start, m.end, m.text, m.label, int(m.is_name),
-                            m.key, m.honorific, int(m.is_subject), int(m.in_quote), m.source) for m in ann.mentions])
+                          ((doc_id, m.id, m.passage, m.sentence, m.start, m.end, m.text, m.label, int(m.is_name),
+                            m.key, m.honorific, int(m.is_subject), int(m.in_quote), m.source) for m in ann.mentions))
             c.executemany("INSERT INTO pronouns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                          [(doc_id, p.id, p.passage, p.sentence, p.start, p.end, p.text, p.person, p.gender,
-                            int(p.in_quote), p.antecedent, int(p.narrator)) for p in ann.pronouns])
+                          ((doc_id, p.id, p.passage, p.sentence, p.start, p.end, p.text, p.person, p.gender,
+                            int(p.in_quote), p.antecedent, int(p.narrator)) for p in ann.pronouns))
             c.executemany("INSERT INTO verbs VALUES (?, ?, ?, ?)",
-                          [(doc_id, v.passage, v.sentence, v.lemma) for v in ann.verbs])
+                          ((doc_id, v.passage, v.sentence, v.lemma) for v in ann.verbs))
         return doc_id
 
     def load(self, doc_id: int) -> tuple[Document, Annotations]:
@@ -183,16 +185,17 @@ class Library:
                          q('SELECT idx, start, "end", chapter FROM passages WHERE doc_id = ? ORDER BY idx', (doc_id,)))
         sentences = tuple(Sentence(*r) for r in
                           q('SELECT idx, passage, start, "end" FROM sentences WHERE doc_id = ? ORDER BY idx', (doc_id,)))
-        mentions = tuple(Mention(i, p, s, a, b, t, lab, bool(isn), k, h, bool(sub), bool(iq), src)
+        intern = sys.intern   # labels, keys and lemmas repeat: one string object each
+        mentions = tuple(Mention(i, p, s, a, b, t, intern(lab), bool(isn), intern(k), h, bool(sub), bool(iq), intern(src))
                          for i, p, s, a, b, t, lab, isn, k, h, sub, iq, src in
                          q('SELECT id, passage, sentence, start, "end", text, label, is_name, key, honorific, '
                            'is_subject, in_quote, source FROM mentions WHERE doc_id = ? ORDER BY id', (doc_id,)))
-        pronouns = tuple(Pronoun(i, p, s, a, b, t, per, g, bool(iq), ante, bool(nar))
+        pronouns = tuple(Pronoun(i, p, s, a, b, intern(t), per, g and intern(g), bool(iq), ante, bool(nar))
                          for i, p, s, a, b, t, per, g, iq, ante, nar in
                          q('SELECT id, passage, sentence, start, "end", text, person, gender, in_quote, antecedent, '
                            'narrator FROM pronouns WHERE doc_id = ? ORDER BY id', (doc_id,)))
-        verbs = tuple(Verb(*r) for r in q("SELECT passage, sentence, lemma FROM verbs WHERE doc_id = ? ORDER BY rowid",
-                                          (doc_id,)))
+        verbs = tuple(Verb(p, s, intern(lemma)) for p, s, lemma in
+                      q("SELECT passage, sentence, lemma FROM verbs WHERE doc_id = ? ORDER BY rowid", (doc_id,)))
         document = Document(name, fmt, text, passages, sha, title)
         return document, Annotations(sentences, mentions, pronouns, verbs, narrator, pipeline,
                                      tuple(n for n in narrators.split(NARRATOR_SEPARATOR) if n))
