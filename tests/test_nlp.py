@@ -101,6 +101,22 @@ def test_a_word_after_an_honorific_is_a_name_whatever_its_tag(nlp):
     assert {"Mr. Hurst", "Mr. Darcy"} <= names and "His brother-in-law" not in names
 
 
+def test_a_name_wrapped_over_two_lines_is_one_name_and_takes_the_pronouns(nlp):
+    """Gutenberg texts wrap lines inside paragraphs: Wuthering Heights writes "Mr.⏎Heathcliff" in
+    the sentence before Heathcliff's portrait, which was no name, so its "He" went to another man."""
+    text = ("Over the door I saw the name Hareton Earnshaw carved in the stone.\n\n"
+            "Such an individual seated in his arm-chair is to be seen in any circuit of these hills. But Mr.\n"
+            "Heathcliff forms a singular contrast to his abode and style of living.  He\n"
+            "is a dark-skinned gipsy in aspect, in dress and manners a gentleman.\n")
+    document = parse_document(text.encode(), "portrait.txt")
+    ann = annotate_document(document, nlp)
+    heathcliff = [m for m in ann.mentions if m.is_name and m.key == "heathcliff"]
+    assert heathcliff and heathcliff[0].text == "Mr. Heathcliff" and heathcliff[0].honorific == "mr"
+    assert document.text[heathcliff[0].start:heathcliff[0].end] == "Mr.\nHeathcliff"   # offsets into the file
+    he = next(p for p in ann.pronouns if p.text == "He")
+    assert he.antecedent == heathcliff[0].id
+
+
 def test_an_entity_ending_in_a_title_takes_the_name_after_it():
     """The trained NER tags "Aunt" alone as PER in 39 of Huckleberry Finn's 40 "Aunt Sally"; a name
     it tagged apart is absorbed; a lower-case "aunt" is a noun in apposition and stays as tagged."""

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 OPEN_QUOTES = {"“", "‘‘"}
 CLOSE_QUOTES = {"”", "’’"}
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def quote_mask(words: list[str]) -> list[bool]:
@@ -33,7 +33,10 @@ def quote_mask(words: list[str]) -> list[bool]:
 
 
 def clean_for_nlp(text: str) -> str:
-    """Replace control characters by spaces, keeping length (so offsets are preserved)."""
+    """Replace control characters, line breaks and tabs by spaces, keeping length (so offsets are
+    preserved). A passage is a paragraph, so a line break inside it is the file's hard wrap: left in,
+    it becomes a token of its own and splits names ("Mr.⏎Heathcliff" was no name, and Heathcliff's
+    Chapter 1 portrait lost him)."""
     return _CONTROL.sub(" ", text)
 
 
