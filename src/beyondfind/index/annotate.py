@@ -6,10 +6,10 @@ first-person narrator.
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from sys import intern   # labels, lemmas, pronouns and keys repeat: spaCy hands out a new string each time
 
 from ..documents import Document
 from ..nlp import anaphora
@@ -50,12 +50,6 @@ class _Raw:
     candidates: list[_Candidate]
 
 
-def _intern(text: str) -> str:
-    """One string object for every repeat of a label, lemma, pronoun or name key (a long book
-    repeats "say" tens of thousands of times; spaCy hands out a new string each time)."""
-    return sys.intern(text)
-
-
 def _units(document: Document):
     for p in document.passages:
         for offset, piece in chunks(p.text, MAX_CHUNK_CHARS):
@@ -82,17 +76,17 @@ def _extract(doc, passage: int, base: int, raw: _Raw) -> None:
                 _add_name(raw, s, s.label_, passage, base, sent_of, qmask)
         else:  # nominals ("the old man") and DATE/TIME
             raw.mentions.append(Mention(len(raw.mentions), passage, sent_of[ent.start], base + ent.start_char,
-                                        base + ent.end_char, ent.text, _intern(ent.label_), False,
-                                        _intern(ent.text.lower()), None, is_subject(ent), qmask[ent.start]))
+                                        base + ent.end_char, ent.text, intern(ent.label_), False,
+                                        intern(ent.text.lower()), None, is_subject(ent), qmask[ent.start]))
     for tok in doc:
         low = tok.lower_
         if low in THIRD_PERSON_PRONOUNS or low in FIRST_PERSON_PRONOUNS:
             person = 3 if low in THIRD_PERSON_PRONOUNS else 1
             raw.pronouns.append(Pronoun(len(raw.pronouns), passage, sent_of[tok.i], base + tok.idx,
-                                        base + tok.idx + len(tok), _intern(tok.text), person, pronoun_gender(low),
+                                        base + tok.idx + len(tok), intern(tok.text), person, pronoun_gender(low),
                                         qmask[tok.i]))
         elif tok.pos_ in ("VERB",) and tok.lemma_:
-            raw.verbs.append(Verb(passage, sent_of[tok.i], _intern(tok.lemma_.lower())))
+            raw.verbs.append(Verb(passage, sent_of[tok.i], intern(tok.lemma_.lower())))
         if not covered[tok.i] and tok.text[:1].isupper() and tok.text.isalpha() and low not in NOT_NAMES:
             raw.candidates.append(_Candidate(passage, sent_of[tok.i], base + tok.idx, base + tok.idx + len(tok),
                                              tok.text, tok.is_sent_start or (tok.i > 0 and doc[tok.i - 1].text in "“\"‘"),
@@ -102,8 +96,8 @@ def _extract(doc, passage: int, base: int, raw: _Raw) -> None:
 def _add_name(raw: _Raw, span, label: str, passage: int, base: int, sent_of, qmask) -> None:
     name = span._.name
     raw.mentions.append(Mention(len(raw.mentions), passage, sent_of[span.start], base + span.start_char,
-                                base + span.end_char, span.text, _intern(label), True, _intern(name.key),
-                                name.honorific and _intern(name.honorific), is_subject(span), qmask[span.start]))
+                                base + span.end_char, span.text, intern(label), True, intern(name.key),
+                                name.honorific and intern(name.honorific), is_subject(span), qmask[span.start]))
 
 
 def _propagate_names(raw: _Raw) -> None:

@@ -233,9 +233,9 @@ def evaluate_name_clustering(files: list[Path]) -> PRF:
     """Pairwise precision/recall of clustering the *named* mentions of the gold coreference chains
     (gold spans that are proper names) with :func:`~beyondfind.index.characters.cluster_names`.
 
-    Forms get their mention counts and positions (tokens); a form that stays ambiguous (a family surname) takes the
-    character of the nearest preceding mention that names one of its candidates, else the most
-    mentioned candidate — what retrieval does with local and global coreference. Pairs are counted
+    Forms get their mention counts and positions (tokens); a form that stays ambiguous (a family
+    surname) takes the character of the nearest preceding mention that names one of its
+    candidates, else the most mentioned candidate — what retrieval does with local and global coreference. Pairs are counted
     within each file and summed (micro)."""
     from itertools import combinations
 
