@@ -49,9 +49,9 @@ def run_salience(args) -> int:
     docs = gum_documents(args.data)
     rows = salience_report(docs, learned=args.learned)
     print(f"GUM salience ({len(docs)} documents; gain = summaries mentioning the entity, 0-5)")
-    print(f"{'scorer':48} {'nDCG@5':>7} {'Spearman':>9}")
+    print(f"{'scorer':54} {'nDCG@5':>7} {'Spearman':>9}")
     for name, v in rows.items():
-        print(f"{name:48} {v['nDCG@5']:7.3f} {v['Spearman']:9.3f}")
+        print(f"{name:54} {v['nDCG@5']:7.3f} {v['Spearman']:9.3f}")
     base = rows["F(e,d)"]["nDCG@5"]
     best = max(rows, key=lambda k: rows[k]["nDCG@5"])
     print(f"best: {best}, nDCG@5 {rows[best]['nDCG@5'] / base:.2f}x F(e,d)")

@@ -32,6 +32,18 @@ class GumDocument:
     genre: str
     sentences: tuple[tuple[tuple[str, ...], ...], ...]   # per sentence, the CoNLL-U columns of each token
     mentions: tuple[GumMention, ...]
+    paragraphs: tuple[int, ...] = ()   # per sentence, the paragraph it belongs to (``# newpar``)
+    headings: tuple[bool, ...] = ()    # per sentence, whether it is a heading (``newpar_block = head``)
+
+    @property
+    def title(self) -> frozenset[int]:
+        """The title's sentences: the headings that open the document (else the first sentence)."""
+        out = set()
+        for k, heading in enumerate(self.headings):
+            if not heading:
+                break
+            out.add(k)
+        return frozenset(out or {0})
 
 
 def read_conllu_sentences(path: Path) -> list[tuple[str | None, list[list[str]]]]:
@@ -73,11 +85,31 @@ def sentence_mentions(rows: list[list[str]], sentence: int = 0) -> list[GumMenti
     return out
 
 
+def read_layout(path: Path) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+    """Per sentence, its paragraph number and whether it is a heading, from the ``# newpar`` and
+    ``# newpar_block = head …`` comments (a block's first element names it: ``head``, ``p``, ``sp``…)."""
+    paragraphs, headings = [], []
+    paragraph, heading = -1, False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip() == "# newpar":
+            paragraph, heading = paragraph + 1, False
+        elif line.startswith("# newpar_block"):
+            heading = line.split("=", 1)[1].split("|")[0].split()[:1] == ["head"]
+        elif line.startswith("# sent_id"):
+            paragraphs.append(max(paragraph, 0))
+            headings.append(heading)
+    return tuple(paragraphs), tuple(headings)
+
+
 def read_gum_document(path: Path) -> GumDocument:
     sents = read_conllu_sentences(path)
     mentions = [m for k, (_sid, rows) in enumerate(sents) for m in sentence_mentions(rows, k)]
     genre = path.stem.split("_")[1] if path.stem.count("_") >= 2 else ""
-    return GumDocument(path.stem, genre, tuple(tuple(tuple(r) for r in rows) for _sid, rows in sents), tuple(mentions))
+    paragraphs, headings = read_layout(path)
+    if len(paragraphs) != len(sents):   # sentences without a sent_id: no layout
+        paragraphs, headings = (0,) * len(sents), (False,) * len(sents)
+    return GumDocument(path.stem, genre, tuple(tuple(tuple(r) for r in rows) for _sid, rows in sents), tuple(mentions),
+                       paragraphs, headings)
 
 
 def gum_documents(data_dir: Path) -> list[GumDocument]:
