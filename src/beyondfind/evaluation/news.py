@@ -84,18 +84,21 @@ def _name_core(form: str) -> str:
     return " ".join(w.lower() for w in words(form) if any(c.isupper() or c.isdigit() for c in w))
 
 
-def judged_name(surface: str, judged: dict[str, EntityJudgment]) -> str | None:
-    """The judged entity a system entity names: its normalised form equals the judged name's or
+def judged_name(surface: str, judged: dict[str, EntityJudgment], aliases: tuple[str, ...] = ()) -> str | None:
+    """The judged entity a system entity names: its normalised form (or, failing that, one of the
+    article's other forms of it: "Papermaster" for "Mark Papermaster") equals the judged name's or
     one of its mention strings', or the names inside them are equal, or one is the acronym of the
     other (GM ~ General Motors)."""
-    key = normalize(surface)
-    for name, j in judged.items():
-        if any(normalize(form) == key for form in (name, *j.mentions)):
-            return name
-    core = _name_core(surface)
-    for name, j in judged.items():
-        if core and any(_name_core(form) == core for form in (name, *j.mentions)):
-            return name
+    for form_of_entity in (surface, *aliases):
+        key = normalize(form_of_entity)
+        for name, j in judged.items():
+            if any(normalize(form) == key for form in (name, *j.mentions)):
+                return name
+    for form_of_entity in (surface, *aliases):
+        core = _name_core(form_of_entity)
+        for name, j in judged.items():
+            if core and any(_name_core(form) == core for form in (name, *j.mentions)):
+                return name
     for name, j in judged.items():
         if any(same_entity(surface, form) for form in (name, *j.mentions) if is_acronym(surface) or is_acronym(form)):
             return name
@@ -108,14 +111,15 @@ def judged_articles(thread_file: Path, judgments: dict[str, dict[str, EntityJudg
     ranked = rank_thread(articles, nlp, Combination.all_ties(), use_gold=use_gold)
     by_article: dict[str, list] = defaultdict(list)
     for r in ranked:
-        by_article[r.article_id].append((r.entity, r.features))
+        by_article[r.article_id].append((r.entity, r.features, r.aliases))
     out = []
     for pos, a in enumerate(sorted(articles, key=lambda a: (a.date or "", 0))):
         if a.id in judgments:
             judged = judgments[a.id]
-            cands = by_article.get(a.id, [])
+            cands = [(n, f) for n, f, _aliases in by_article.get(a.id, [])]
             if not use_gold:
-                cands = [(judged_name(n, judged) or f"unjudged: {n}", f) for n, f in cands]
+                cands = [(judged_name(n, judged, aliases) or f"unjudged: {n}", f)
+                         for n, f, aliases in by_article.get(a.id, [])]
             out.append(JudgedArticle(thread_file.stem, a.id, pos, tuple(cands),
                                      {n: j.label for n, j in judged.items()}, system=not use_gold))
     return out

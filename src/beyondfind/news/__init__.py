@@ -25,10 +25,11 @@ class RankedEntity:
     score: float
     rank: int
     features: dict
+    aliases: tuple[str, ...] = ()   # the article's other forms counted for this entity ("GM" for "General Motors")
 
     def to_dict(self) -> dict:
         return {"article_id": self.article_id, "entity": self.entity, "score": round(self.score, 6),
-                "rank": self.rank, "features": self.features}
+                "rank": self.rank, "features": self.features, "aliases": list(self.aliases)}
 
 
 def combination_for(model: str):
@@ -58,9 +59,10 @@ def combination_for(model: str):
 
 def rank_annotation(store: ThreadStore, thread: str, ann: ArticleAnnotation, model: Combination,
                     before: str | None = None) -> list[RankedEntity]:
-    scored = [(name, model.score(f), f) for name, f in store.features(thread, ann, before)]
+    scored = [(name, model.score(f), f, forms) for name, f, forms in store.features(thread, ann, before)]
     scored.sort(key=lambda x: (-x[1], x[0].lower()))
-    return [RankedEntity(ann.article.id, n, s, k, f) for k, (n, s, f) in enumerate(scored, 1)]
+    return [RankedEntity(ann.article.id, n, s, k, f, tuple(sorted(forms - {n})))
+            for k, (n, s, f, forms) in enumerate(scored, 1)]
 
 
 def rank_thread(articles: list[Article], nlp, model: Combination, use_gold: bool = False,

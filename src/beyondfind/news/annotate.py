@@ -43,6 +43,7 @@ def annotate_article(article: Article, nlp, use_gold: bool = False) -> ArticleAn
         occ = [(m.text, m.start, m.end, m.is_person) for m in name_runs(doc)]
     groups: dict[str, list] = defaultdict(list)
     surfaces: dict[str, str] = {}
+    forms: dict[str, set[str]] = defaultdict(set)
     persons: dict[str, bool] = defaultdict(bool)
     companies: dict[str, bool] = defaultdict(bool)
     for surface, a, b, is_person in occ:
@@ -54,17 +55,19 @@ def annotate_article(article: Article, nlp, use_gold: bool = False) -> ArticleAn
         sent = max(0, bisect_right(sent_starts, a) - 1)
         groups[key].append((sent, subj, is_person))
         surfaces.setdefault(key, surface)
+        forms[key].add(surface)
         persons[key] |= is_person
         companies[key] |= len(words(surface)) > len(key.split())
     if not use_gold:   # "Jobs" counts for "Steve Jobs", "GM" for "General Motors"
         for form, owner in merge_forms({k: (surfaces[k], persons[k], companies[k]) for k in groups}).items():
             groups[owner] += groups.pop(form)
+            forms[owner] |= forms.pop(form)
     stats = []
     for key, items in groups.items():
         first = min(s for s, _sub, _p in items)
         stats.append(EntityStats(surfaces[key] if not use_gold else key, any(p for _s, _sub, p in items), len(items),
                                  sum(1 for _s, sub, _p in items if sub), sent_lens[first] if sent_lens else 0, first,
-                                 frozenset(s for s, _sub, _p in items)))
+                                 frozenset(s for s, _sub, _p in items), frozenset(forms[key])))
     if use_gold:  # annotated entities with no occurrence found still rank (with zero counts)
         for name in article.gold_entities:
             if name not in groups:

@@ -108,12 +108,31 @@ def name_runs(doc) -> list[NewsName]:
         if all(t.pos_ == "ADJ" for t in span):   # "Canadian", "North American": adjectives, not entities
             i = j
             continue
+        person = _person_after_prefix(span)
+        if person is not None:   # "Air Force James Roche" → "Air Force" + "James Roche"
+            prefix = doc[i:person.start]
+            if len(prefix) > 1 or sum(1 for t in doc if t.text == prefix.text) > 1:
+                out.append(NewsName(prefix.text, prefix.start_char, prefix.end_char, False))
+            span = person
         out.append(NewsName(span.text, span.start_char, span.end_char, _looks_like_person(span.text)))
         if j == i + 1 and i in sentence_starts and tok.text.lower() in lower_words:
             doubtful.add(len(out) - 1)
         i = j
     surnames = {m.text.split()[-1] for m in out if len(m.text.split()) > 1}   # "Jobs" of "Steve Jobs" stays
     return [m for k, m in enumerate(out) if is_news_entity(m.text) and (k not in doubtful or m.text in surnames)]
+
+
+def _person_after_prefix(span):
+    """The person a run ends with after words that are not part of the name ("Air Force James Roche",
+    "Acquisition Darleen Druyun": a title's last words run into the name), or None."""
+    if len(span) < 3 or _looks_like_person(span.text):
+        return None
+    for k in range(1, len(span) - 1):
+        rest = span[k:]
+        if len(rest) <= 3 and all(t.text[:1].isupper() and t.text.replace(".", "").isalpha() for t in rest) \
+                and _looks_like_person(rest.text):
+            return rest
+    return None
 
 
 def _looks_like_person(text: str) -> bool:

@@ -11,7 +11,9 @@ from __future__ import annotations
 import re
 
 TITLES = frozenset({"mr", "mrs", "ms", "dr", "sir", "ceo", "president", "chairman", "senator", "prof", "the", "minister",
-                    "prime", "governor", "secretary", "chief", "executive"})
+                    "prime", "governor", "secretary", "chief", "executive",
+                    # abbreviated titles ("Sen. McCain", "Gen. Motors" is never written so)
+                    "sen", "rep", "gov", "gen", "lt", "col", "sgt", "capt", "adm", "supt"})
 CORPORATE = frozenset({"inc", "corp", "corporation", "co", "company", "ltd", "llc", "plc", "computer", "computers", "motor",
                        "group", "holdings", "ag", "sa"})
 _WORD = re.compile(r"[^\W_]+(?:[.'’&-][^\W_]+)*", re.UNICODE)

@@ -27,6 +27,7 @@ class EntityStats:
     first_sen_len: int    # FirstSenLen(e,d), tokens
     first_sen_pos: int    # FirstSenPos(e,d), 0-based sentence index
     sentences: frozenset[int]
+    forms: frozenset[str] = frozenset()   # the surfaces counted for it in this article ("GM", "General Motors")
 
 
 @dataclass(frozen=True)

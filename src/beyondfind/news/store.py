@@ -186,7 +186,7 @@ class ThreadStore:
         main = max(stats, key=lambda s: (s.count, len(s.surface)))
         return EntityStats(main.surface, any(s.is_person for s in stats), sum(s.count for s in stats),
                            sum(s.subj_count for s in stats), first.first_sen_len, first.first_sen_pos,
-                           frozenset().union(*(s.sentences for s in stats)))
+                           frozenset().union(*(s.sentences for s in stats)), frozenset().union(*(s.forms for s in stats)))
 
     def add(self, thread_name: str, ann: ArticleAnnotation, replace: bool = False) -> str:
         """Add an annotated article to the thread in one transaction; returns its sort key."""
@@ -225,9 +225,10 @@ class ThreadStore:
         return self.conn.execute("SELECT 1 FROM news_threads WHERE name = ?", (name,)).fetchone() is not None
 
     # --- features ------------------------------------------------------------------------------
-    def features(self, thread_name: str, ann: ArticleAnnotation, before: str | None = None) -> list[tuple[str, dict]]:
-        """(entity name, the nine features) for each entity of ``ann``, with history = articles whose
-        sort key is below ``before`` (default: the whole stored thread)."""
+    def features(self, thread_name: str, ann: ArticleAnnotation,
+                 before: str | None = None) -> list[tuple[str, dict, frozenset[str]]]:
+        """(entity name, the nine features, the article's forms of it) for each entity of ``ann``, with
+        history = articles whose sort key is below ``before`` (default: the whole stored thread)."""
         if self._thread_exists(thread_name):
             thread = self.thread_id(thread_name)
             resolved = self._resolve(thread, ann, create=False)
@@ -261,7 +262,7 @@ class ThreadStore:
                  "F_first": h.get("F_first", 0), "CoOcc_H": h.get("CoOcc_H", 0)}
             assert tuple(f) == FEATURES
             if ann.article.gold_entities:  # gold names are judged by name: report each one
-                out.extend((st.surface, f) for st in resolved[eid])
+                out.extend((st.surface, f, st.forms) for st in resolved[eid])
             else:
-                out.append((s.surface, f))
+                out.append((s.surface, f, s.forms))
         return out
