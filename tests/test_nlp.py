@@ -117,6 +117,27 @@ def test_a_name_wrapped_over_two_lines_is_one_name_and_takes_the_pronouns(nlp):
     assert he.antecedent == heathcliff[0].id
 
 
+def test_descriptions_attached_to_names_and_pronouns_are_stored(nlp, tmp_path):
+    """Heathcliff's portrait: "He is a dark-skinned gipsy" (a predicate), "his eyes" (a possession),
+    "young Hareton" (a modifier); "He walked home" describes nothing."""
+    from beyondfind.index import Library
+    from beyondfind.nlp.syntax import MODIFIER, POSSESSION, PREDICATE
+
+    text = ("Mr. Heathcliff stood at the door. He is a dark-skinned gipsy in aspect, and his eyes are black.\n\n"
+            "Then young Hareton came in. He walked home.\n")
+    document = parse_document(text.encode(), "portrait.txt")
+    ann = annotate_document(document, nlp)
+    kinds = {text[d.start:d.start + 7]: d.kinds for d in ann.descriptions}
+    he, his = text.index("He is"), text.index("his eyes")
+    assert {d.start: d.kinds for d in ann.descriptions}.get(he, 0) & PREDICATE
+    assert {d.start: d.kinds for d in ann.descriptions}.get(his, 0) & POSSESSION
+    assert kinds.get("Hareton", 0) & MODIFIER
+    assert text.rindex("He walked") not in {d.start for d in ann.descriptions}
+    with Library(tmp_path / "lib.sqlite") as lib:   # stored and loaded back unchanged
+        doc_id = lib.store(document, ann)
+        assert lib.load(doc_id)[1].descriptions == ann.descriptions
+
+
 def test_an_entity_ending_in_a_title_takes_the_name_after_it():
     """The trained NER tags "Aunt" alone as PER in 39 of Huckleberry Finn's 40 "Aunt Sally"; a name
     it tagged apart is absorbed; a lower-case "aunt" is a noun in apposition and stays as tagged."""

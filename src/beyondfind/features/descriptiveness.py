@@ -15,6 +15,7 @@ import numpy as np
 
 from ..index.book import IndexedBook
 from ..nlp.names import Name
+from ..nlp.syntax import MODIFIER, POSSESSION, PREDICATE
 from ..retrieval import baselines
 from ..retrieval.lrm import LRMSettings, candidate_passages_lrm, evidence, length_reward, query_label, saturate
 from ..retrieval.terms import book_terms
@@ -35,6 +36,8 @@ FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
     # opening on it; and how much of the passage is about it rather than about others
     "intro": ("intro.first_named", "intro.named_rank", "intro.first_full_name", "intro.chapter_opening"),
     "focus": ("focus.name_share", "focus.sentence_share"),
+    # description attached to the entity's mentions and pronouns by the parse (nlp/syntax.py)
+    "describe": ("describe.predicate", "describe.modifier", "describe.possession"),
     "text": ("text.descriptive",),   # learned from judged passages of other books (text_signal.py)
     "query": ("query.place",),       # the query names a place or an institution, not a person
 }
@@ -127,6 +130,13 @@ def _keyword_counts(book: IndexedBook) -> list[int]:
     return book.cache["keyword_counts"]
 
 
+def _description_kinds(book: IndexedBook) -> dict[int, int]:
+    """Start offset of a described mention or pronoun → its description flags."""
+    if "description_kinds" not in book.cache:
+        book.cache["description_kinds"] = {d.start: d.kinds for d in book.annotations.descriptions}
+    return book.cache["description_kinds"]
+
+
 def _hashed_passage(book: IndexedBook, i: int):
     """Passage ``i``'s hashed words for the text signal: the same for every query, so hashed once."""
     key = ("text_hashed", i)
@@ -164,6 +174,7 @@ def extract_features(book: IndexedBook, query: Name, entity_text: str,
         named = [i for i, ev in zip(passages, evs) if ev.names > 0]
         full_at = next((i for i in named if len(query.words) >= 2 and exact.search(book.passages[i].text)), None)
     named_rank = {i: k for k, i in enumerate(named)}
+    described_at = _description_kinds(book)
     rows = []
     for i, ev in zip(passages, evs):
         p = book.passages[i]
@@ -177,6 +188,7 @@ def extract_features(book: IndexedBook, query: Name, entity_text: str,
         first_off = (min(offsets) - p.start) / max(1, p.end - p.start) if offsets else 1.0
         described = any(_DESCRIPTION_AFTER.match(book.document.text[b:b + 40]) for _a, b, _t, _e in ev.matched)
         quoted = sum(len(m.group()) for m in _QUOTED.finditer(p.text)) / max(1, len(p.text))
+        kinds = [described_at.get(a, 0) for a in offsets]
         rows.append((
             g * saturate(ev.ef, settings.k1), ev.ef, ev.cr, g, ev.names, n_words,
             float(n_kw > 0), n_kw,
@@ -189,6 +201,8 @@ def extract_features(book: IndexedBook, query: Name, entity_text: str,
             float(named_rank.get(i, 99) < 3), math.log1p(named_rank.get(i, 1000)), float(i == full_at),
             float(stats.chapter_position[i] < 3 and bool(offsets)),
             ev.names / max(1, counts["person"]), len(ev.sentences) / max(1, stats.sentences_by_passage[i]),
+            float(any(k & PREDICATE for k in kinds)), float(any(k & MODIFIER for k in kinds)),
+            float(any(k & POSSESSION for k in kinds)),
             text_model.score_hashed(_hashed_passage(book, i)) if text_model else 0.0,
             place,
         ))
@@ -229,5 +243,8 @@ FEATURE_DESCRIPTIONS = {
     "intro.chapter_opening": "a chapter opens on the entity",
     "focus.name_share": "share of the people named here that are the entity",
     "focus.sentence_share": "share of the sentences about the entity",
+    "describe.predicate": "the entity is the subject of a description (\"he was a …\", \"she seemed …\")",
+    "describe.modifier": "adjectives, appositions or relative clauses attach to the entity",
+    "describe.possession": "the entity's face, family or fortune (\"her eyes\", \"his father\")",
     "text.descriptive": "words that describe people (learned from judged passages)",
 }

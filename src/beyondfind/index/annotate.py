@@ -14,17 +14,17 @@ from sys import intern   # labels, lemmas, pronouns and keys repeat: spaCy hands
 from ..documents import Document
 from ..nlp import anaphora
 from ..nlp.names import NOT_NAMES
-from ..nlp.syntax import SUBJECT_DEPS, is_subject
+from ..nlp.syntax import SUBJECT_DEPS, description_kinds, is_subject
 from ..nlp.narrator import Narration, detect_narrator
 from ..nlp.name_evidence import NameEvidence, never_a_name
 from ..nlp.names import (FIRST_PERSON_PRONOUNS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, name_gender,
                          parse_name, pronoun_gender)
 from ..nlp.text import chunks, clean_for_nlp
-from .records import Annotations, Mention, Pronoun, Sentence, Verb
+from .records import Annotations, Description, Mention, Pronoun, Sentence, Verb
 
 MAX_CHUNK_CHARS = 10_000
 NAME_LABELS = frozenset({"PER", "LOC", "GPE", "FAC", "ORG", "VEH"})
-ANNOTATOR_VERSION = 6  # bump when annotation changes meaning: older documents are re-annotated
+ANNOTATOR_VERSION = 7  # bump when annotation changes meaning: older documents are re-annotated
 
 
 @dataclass(slots=True)
@@ -48,6 +48,7 @@ class _Raw:
     pronouns: list[Pronoun]
     verbs: list[Verb]
     candidates: list[_Candidate]
+    descriptions: list[Description]
 
 
 def _units(document: Document):
@@ -75,6 +76,7 @@ def _extract(doc, passage: int, base: int, raw: _Raw) -> None:
             for s in names:
                 _add_name(raw, s, s.label_, passage, base, sent_of, qmask)
         else:  # nominals ("the old man") and DATE/TIME
+            _add_description(raw, ent, passage, base)
             raw.mentions.append(Mention(len(raw.mentions), passage, sent_of[ent.start], base + ent.start_char,
                                         base + ent.end_char, ent.text, intern(ent.label_), False,
                                         intern(ent.text.lower()), None, is_subject(ent), qmask[ent.start]))
@@ -85,6 +87,7 @@ def _extract(doc, passage: int, base: int, raw: _Raw) -> None:
             raw.pronouns.append(Pronoun(len(raw.pronouns), passage, sent_of[tok.i], base + tok.idx,
                                         base + tok.idx + len(tok), intern(tok.text), person, pronoun_gender(low),
                                         qmask[tok.i]))
+            _add_description(raw, doc[tok.i:tok.i + 1], passage, base)
         elif tok.pos_ in ("VERB",) and tok.lemma_:
             raw.verbs.append(Verb(passage, sent_of[tok.i], intern(tok.lemma_.lower())))
         if not covered[tok.i] and tok.text[:1].isupper() and tok.text.isalpha() and low not in NOT_NAMES:
@@ -93,8 +96,15 @@ def _extract(doc, passage: int, base: int, raw: _Raw) -> None:
                                              tok.dep_ in SUBJECT_DEPS, qmask[tok.i]))
 
 
+def _add_description(raw: _Raw, span, passage: int, base: int) -> None:
+    kinds = description_kinds(span)
+    if kinds:
+        raw.descriptions.append(Description(passage, base + span.start_char, kinds))
+
+
 def _add_name(raw: _Raw, span, label: str, passage: int, base: int, sent_of, qmask) -> None:
     name = span._.name
+    _add_description(raw, span, passage, base)
     raw.mentions.append(Mention(len(raw.mentions), passage, sent_of[span.start], base + span.start_char,
                                 base + span.end_char, span.text, intern(label), True, intern(name.key),
                                 name.honorific and intern(name.honorific), is_subject(span), qmask[span.start]))
@@ -179,7 +189,7 @@ def _resolve(raw: _Raw, narrator: str | None) -> None:
 def annotate_document(document: Document, nlp, *, batch_size: int = 64, n_process: int = 1,
                       progress: Callable[[int], None] | None = None) -> Annotations:
     """All annotations of ``document``; ``progress(n)`` is called with the number of passages done."""
-    raw = _Raw([], [], [], [], [])
+    raw = _Raw([], [], [], [], [], [])
     last_passage = -1
     for doc, (passage, base) in nlp.pipe(_units(document), as_tuples=True, batch_size=batch_size, n_process=n_process):
         _extract(doc, passage, base, raw)
@@ -191,7 +201,7 @@ def annotate_document(document: Document, nlp, *, batch_size: int = 64, n_proces
     narration = _detect_narration(document)
     _resolve(raw, narration.narrator)
     return Annotations(tuple(raw.sentences), tuple(raw.mentions), tuple(raw.pronouns), tuple(raw.verbs),
-                       narration.narrator, pipeline_id(nlp), narration.narrators)
+                       narration.narrator, pipeline_id(nlp), narration.narrators, tuple(raw.descriptions))
 
 
 def pipeline_id(nlp) -> str:

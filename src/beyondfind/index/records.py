@@ -63,6 +63,16 @@ class Verb:
 
 
 @dataclass(frozen=True, slots=True)
+class Description:
+    """The parse describes the mention or pronoun starting at ``start``: ``kinds`` is a set of
+    :mod:`beyondfind.nlp.syntax` flags (predicate, modifier, possession)."""
+
+    passage: int
+    start: int
+    kinds: int
+
+
+@dataclass(frozen=True, slots=True)
 class Annotations:
     sentences: tuple[Sentence, ...]
     mentions: tuple[Mention, ...]
@@ -71,3 +81,4 @@ class Annotations:
     narrator: str | None
     pipeline: str
     narrators: tuple[str, ...] = ()   # several narrators (letters, diaries, a frame story): no single one
+    descriptions: tuple[Description, ...] = ()

@@ -14,7 +14,7 @@ from pathlib import Path
 from .. import BeyondfindError, NotFoundError, validate
 from ..documents import Document, Passage
 from ..sqlite import connect, write_transaction
-from .records import Annotations, Mention, Pronoun, Sentence, Verb
+from .records import Annotations, Description, Mention, Pronoun, Sentence, Verb
 
 SCHEMA_VERSION = 2   # 2: a document is its bytes *and* its format (the same bytes as .txt and .html differ)
 NARRATOR_SEPARATOR = "|"
@@ -47,6 +47,10 @@ CREATE TABLE IF NOT EXISTS verbs (
     doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
     passage INTEGER NOT NULL, sentence INTEGER NOT NULL, lemma TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS verbs_doc ON verbs(doc_id);
+CREATE TABLE IF NOT EXISTS descriptions (
+    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    passage INTEGER NOT NULL, start INTEGER NOT NULL, kinds INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS descriptions_doc ON descriptions(doc_id);
 CREATE TABLE IF NOT EXISTS index_jobs (
     id INTEGER PRIMARY KEY, name TEXT NOT NULL, format TEXT NOT NULL, sha256 TEXT NOT NULL, data BLOB,
     state TEXT NOT NULL, done INTEGER NOT NULL DEFAULT 0, total INTEGER NOT NULL DEFAULT 0, document_id INTEGER,
@@ -170,6 +174,8 @@ class Library:
                             int(p.in_quote), p.antecedent, int(p.narrator)) for p in ann.pronouns))
             c.executemany("INSERT INTO verbs VALUES (?, ?, ?, ?)",
                           ((doc_id, v.passage, v.sentence, v.lemma) for v in ann.verbs))
+            c.executemany("INSERT INTO descriptions VALUES (?, ?, ?, ?)",
+                          ((doc_id, d.passage, d.start, d.kinds) for d in ann.descriptions))
         return doc_id
 
     def load(self, doc_id: int) -> tuple[Document, Annotations]:
@@ -196,9 +202,11 @@ class Library:
                            'narrator FROM pronouns WHERE doc_id = ? ORDER BY id', (doc_id,)))
         verbs = tuple(Verb(p, s, intern(lemma)) for p, s, lemma in
                       q("SELECT passage, sentence, lemma FROM verbs WHERE doc_id = ? ORDER BY rowid", (doc_id,)))
+        descriptions = tuple(Description(*r) for r in
+                             q("SELECT passage, start, kinds FROM descriptions WHERE doc_id = ? ORDER BY rowid", (doc_id,)))
         document = Document(name, fmt, text, passages, sha, title)
         return document, Annotations(sentences, mentions, pronouns, verbs, narrator, pipeline,
-                                     tuple(n for n in narrators.split(NARRATOR_SEPARATOR) if n))
+                                     tuple(n for n in narrators.split(NARRATOR_SEPARATOR) if n), descriptions)
 
 
 def _migrate_1_to_2(conn: sqlite3.Connection, where: str) -> None:
