@@ -110,6 +110,17 @@ def test_short_passage_scores_zero_under_default_pivot():
     assert only.passage == 0 and only.score == 0.0
 
 
+def test_bm25_b0_from_term_counts_equals_bm25_over_the_whole_book(huck):
+    """LDM's extra.bm25_b0 on a cold start reads a few words' counts by regex instead of tokenizing the
+    book; it must give BM25 (b=0)'s scores exactly, apostrophes and case included."""
+    from beyondfind.retrieval import baselines
+
+    for query in ("Tom Sawyer", "Miss Watson", "the king", "Tom's", "don't", "Huck"):
+        full = {s.passage: s.score for s in baselines.bm25(huck, query, b=0.0)}
+        fast = baselines.bm25_b0(huck, query, range(len(huck.passages)))
+        assert full and all(abs(full.get(i, 0.0) - fast[i]) < 1e-9 for i in fast), query
+
+
 def test_bm25_equals_the_bm25s_library(huck):
     """Our numpy BM25 (no bm25s import at query time) against bm25s itself, both length settings."""
     import bm25s

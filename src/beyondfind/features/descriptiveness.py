@@ -18,7 +18,7 @@ from ..nlp.names import Name
 from ..nlp.syntax import MODIFIER, POSSESSION, PREDICATE
 from ..retrieval import baselines
 from ..retrieval.lrm import LRMSettings, candidate_passages_lrm, evidence, length_reward, query_label, saturate
-from ..retrieval.terms import book_terms
+from ..retrieval.terms import tokenize
 from .keywords import keywords
 from .text_signal import TextModel
 from .text_signal import hashed as hashed_text
@@ -122,12 +122,13 @@ def candidate_passages(book: IndexedBook, query: Name, entity_text: str) -> list
     return sorted(set(candidate_passages_lrm(book, query)) | {s.passage for s in baselines.find(book, entity_text)})
 
 
-def _keyword_counts(book: IndexedBook) -> list[int]:
-    """Descriptive keywords (family, age, …) per passage, counted once per book."""
-    if "keyword_counts" not in book.cache:
-        kw, terms = keywords(), book_terms(book)
-        book.cache["keyword_counts"] = [sum(c for w, c in tf.items() if w in kw) for tf in terms.tf]
-    return book.cache["keyword_counts"]
+def _keyword_count(book: IndexedBook, i: int) -> int:
+    """Descriptive keywords (family, age, …) in passage ``i``, counted once per book and passage."""
+    key = ("keyword_count", i)
+    if key not in book.cache:
+        kw = keywords()
+        book.cache[key] = sum(1 for w in tokenize(book.passages[i].text) if w in kw)
+    return book.cache[key]
 
 
 def _description_kinds(book: IndexedBook) -> dict[int, int]:
@@ -162,8 +163,7 @@ def extract_features(book: IndexedBook, query: Name, entity_text: str,
     evs = [evidence(book, i, query, label, settings, cache) for i in passages]
     lifetime = [i for i, ev in zip(passages, evs) if ev.ef > 0]
     life_rank = {i: k for k, i in enumerate(lifetime)}
-    n_keywords = _keyword_counts(book)
-    bm25 = {s.passage: s.score for s in baselines.bm25(book, entity_text, b=0.0)}
+    bm25 = baselines.bm25_b0(book, entity_text, passages)
     n_book = len(book.passages)
     exact = re.compile(re.escape(entity_text))
     character = book.characters.lookup(query) if label == "PER" else None
@@ -180,7 +180,7 @@ def extract_features(book: IndexedBook, query: Name, entity_text: str,
         p = book.passages[i]
         n_words = p.n_words
         g = length_reward(n_words, settings.pivot, book.max_passage_words)
-        n_kw = n_keywords[i]
+        n_kw = _keyword_count(book, i)
         counts = stats.counts_by_passage[i]
         first_app = i in stats.first_appearance
         idfs = [stats.verb_idf.get(v, 0.0) for s in ev.sentences for v in stats.verbs_by_sentence.get(s, ())]
@@ -196,7 +196,7 @@ def extract_features(book: IndexedBook, query: Name, entity_text: str,
             sum(idfs) / len(idfs) if idfs else 0.0, max(idfs, default=0.0), min(idfs, default=0.0),
             _bin10(life_rank[i], len(lifetime)) if i in life_rank else -1, _bin10(i, n_book),
             float(bool(offsets) and min(offsets) - p.start < 30), first_off,
-            ev.subjects, float(described), quoted, bm25.get(i, 0.0),
+            ev.subjects, float(described), quoted, bm25[i],
             len(exact.findall(p.text)), max((e for _a, _b, _t, e in ev.matched), default=0.0),
             float(named_rank.get(i, 99) < 3), math.log1p(named_rank.get(i, 1000)), float(i == full_at),
             float(stats.chapter_position[i] < 3 and bool(offsets)),

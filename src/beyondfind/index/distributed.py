@@ -106,7 +106,10 @@ def index_on_dask(library: Library, paths: Iterable[str | Path], nlp_name: str |
     except OSError as exc:
         raise BeyondfindError(f"cannot reach the Dask scheduler {scheduler!r}: {exc}") from None
     try:
-        futures = {client.submit(annotate_on_worker, document, nlp_name, retries=retries, pure=False): (path, document)
+        # longest first (priority = characters): a long novel started last would leave the other
+        # workers idle while it finishes
+        futures = {client.submit(annotate_on_worker, document, nlp_name, retries=retries, pure=False,
+                                 priority=len(document.text)): (path, document)
                    for path, document in todo}
         for done, future in enumerate(as_completed(futures), 1):
             path, document = futures[future]

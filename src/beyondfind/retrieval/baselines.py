@@ -10,7 +10,7 @@ import numpy as np
 from ..index.book import IndexedBook
 from ..nlp.names import parse_name
 from .ranking import Scored, sort_scored
-from .terms import book_terms, tokenize
+from .terms import book_terms, term_counts, tokenize
 
 
 def find(book: IndexedBook, query: str) -> list[Scored]:
@@ -50,6 +50,24 @@ def bm25(book: IndexedBook, query: str, b: float = 0.75, k1: float = 1.5) -> lis
         idf = math.log(max(1.0, (n - len(rows) + 0.5) / (len(rows) + 0.5)))
         scores[rows] += idf * tf / (norm[rows] + tf)
     return sort_scored([Scored(int(i), float(scores[i])) for i in np.flatnonzero(scores > 0)])
+
+
+def bm25_b0(book: IndexedBook, query: str, passages, k1: float = 1.5) -> dict[int, float]:
+    """:func:`bm25` with ``b = 0`` (no length normalisation) for the given passages only, from
+    :func:`~.terms.term_counts` instead of the whole book's bag of words (LDM's ``extra.bm25_b0``
+    on a cold start). Equal to ``bm25(book, query, b=0)`` on those passages (a test checks it)."""
+    n = len(book.passages)
+    out = dict.fromkeys(passages, 0.0)
+    for t in tokenize(query):
+        counts = term_counts(book, t)
+        if not counts:
+            continue
+        idf = math.log(max(1.0, (n - len(counts) + 0.5) / (len(counts) + 0.5)))
+        for i in out:
+            tf = counts.get(i, 0)
+            if tf:
+                out[i] += idf * tf / (k1 + tf)
+    return out
 
 
 def query_likelihood(book: IndexedBook, query: str, mu: float = 100.0) -> list[Scored]:
