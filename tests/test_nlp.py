@@ -136,6 +136,9 @@ def test_descriptions_attached_to_names_and_pronouns_are_stored(nlp, tmp_path):
     with Library(tmp_path / "lib.sqlite") as lib:   # stored and loaded back unchanged
         doc_id = lib.store(document, ann)
         assert lib.load(doc_id)[1].descriptions == ann.descriptions
+    # the blank pipeline has no parse: no descriptions (spaCy crashes walking an unparsed token's children)
+    blank = annotate_document(document, load_pipeline("blank"))
+    assert blank.mentions and blank.descriptions == ()
 
 
 def test_an_entity_ending_in_a_title_takes_the_name_after_it():

@@ -70,13 +70,18 @@ def _extract(doc, passage: int, base: int, raw: _Raw) -> None:
         for i in range(ent.start, ent.end):
             covered[i] = True
     name_spans = {(s.start, s.end): s for s in doc._.names}
+    # descriptions need the parse: spaCy crashes walking the children of an unparsed token
+    parsed = doc.has_annotation("DEP")
     for ent in doc.ents:
         names = [s for (a, b), s in name_spans.items() if ent.start <= a and b <= ent.end]
         if names:
             for s in names:
                 _add_name(raw, s, s.label_, passage, base, sent_of, qmask)
+                if parsed:
+                    _add_description(raw, s, passage, base)
         else:  # nominals ("the old man") and DATE/TIME
-            _add_description(raw, ent, passage, base)
+            if parsed:
+                _add_description(raw, ent, passage, base)
             raw.mentions.append(Mention(len(raw.mentions), passage, sent_of[ent.start], base + ent.start_char,
                                         base + ent.end_char, ent.text, intern(ent.label_), False,
                                         intern(ent.text.lower()), None, is_subject(ent), qmask[ent.start]))
@@ -87,7 +92,8 @@ def _extract(doc, passage: int, base: int, raw: _Raw) -> None:
             raw.pronouns.append(Pronoun(len(raw.pronouns), passage, sent_of[tok.i], base + tok.idx,
                                         base + tok.idx + len(tok), intern(tok.text), person, pronoun_gender(low),
                                         qmask[tok.i]))
-            _add_description(raw, doc[tok.i:tok.i + 1], passage, base)
+            if parsed:
+                _add_description(raw, doc[tok.i:tok.i + 1], passage, base)
         elif tok.pos_ in ("VERB",) and tok.lemma_:
             raw.verbs.append(Verb(passage, sent_of[tok.i], intern(tok.lemma_.lower())))
         if not covered[tok.i] and tok.text[:1].isupper() and tok.text.isalpha() and low not in NOT_NAMES:
@@ -104,7 +110,6 @@ def _add_description(raw: _Raw, span, passage: int, base: int) -> None:
 
 def _add_name(raw: _Raw, span, label: str, passage: int, base: int, sent_of, qmask) -> None:
     name = span._.name
-    _add_description(raw, span, passage, base)
     raw.mentions.append(Mention(len(raw.mentions), passage, sent_of[span.start], base + span.start_char,
                                 base + span.end_char, span.text, intern(label), True, intern(name.key),
                                 name.honorific and intern(name.honorific), is_subject(span), qmask[span.start]))

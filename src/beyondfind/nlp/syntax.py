@@ -35,7 +35,9 @@ def description_kinds(span) -> int:
     ``PREDICATE`` — it is the subject of a copular or linking predicate ("He was a dark-skinned
     gipsy", "she seemed tired"); ``MODIFIER`` — an adjective, apposition or relative clause outside
     the mention attaches to it ("Darcy, a tall man", "young Osborne", "Osborne, who had …");
-    ``POSSESSION`` — it possesses a face, family or fortune word ("her eyes", "his father")."""
+    ``POSSESSION`` — it possesses a face, family or fortune word ("her eyes", "his father").
+    The span's Doc must be parsed (``doc.has_annotation("DEP")``): spaCy crashes on the children of
+    an unparsed token."""
     head = span.root
     kinds = 0
     if head.dep_ == "nsubj":
