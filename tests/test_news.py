@@ -146,6 +146,20 @@ def test_news_entities_are_names_a_journalist_would_list(nlp):
     counts = {s.surface: s.count for s in ann.entities}
     assert counts["General Motors"] == 2 and "GM" not in counts        # GM counted for General Motors
     assert counts["Steve Jobs"] == 2 and "Jobs" not in counts          # so is the surname alone
+    forms = {s.surface: s.forms for s in ann.entities}
+    assert forms["General Motors"] == {"General Motors", "GM"}         # the forms counted, for `aliases`
+
+
+def test_a_title_running_into_a_name_is_split_from_the_person(nlp):
+    """Titles no role list knows run into the name: "… Secretary of the Air Force James Roche"."""
+    from beyondfind.news.entities import name_runs
+
+    doc = nlp("The emails went to Air Force James Roche and to Acquisition Darleen Druyun. "
+              "The Air Force declined to comment. Sen. McCain criticised the deal.")
+    found = [m.text for m in name_runs(doc)]
+    assert "James Roche" in found and "Darleen Druyun" in found and "Air Force James Roche" not in found, found
+    assert "Air Force" in found and "Acquisition" not in found, found   # a lone word kept only if used again
+    assert normalize("Sen. McCain") == "mccain" == normalize("McCain")
 
 
 def test_add_and_show_agree_when_articles_arrive_in_date_order(tmp_path, nlp):
