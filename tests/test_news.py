@@ -164,7 +164,7 @@ def test_a_title_running_into_a_name_is_split_from_the_person(nlp):
 
 def test_add_and_show_agree_when_articles_arrive_in_date_order(tmp_path, nlp):
     """``news add`` prints each article's ranking against the history before it; ``news show`` later
-    recomputes it from the store: the same entities, scores and order (the Python API's Thread)."""
+    recomputes it from the store: the same entities, scores, order and aliases (the Python API's Thread)."""
     from beyondfind.news import Thread
 
     thread = Thread("gm", library=tmp_path / "news.sqlite")
@@ -172,7 +172,9 @@ def test_add_and_show_agree_when_articles_arrive_in_date_order(tmp_path, nlp):
     added = {}
     for line in GM.read_text().splitlines()[:8]:
         a = json.loads(line)
-        added[a["id"]] = [(r.entity, round(r.score, 9)) for r in thread.add({k: a[k] for k in ("id", "date", "title", "text")})]
+        added[a["id"]] = [(r.entity, round(r.score, 9), r.aliases)
+                          for r in thread.add({k: a[k] for k in ("id", "date", "title", "text")})]
     assert [a.id for a in thread.articles()] == list(added)
+    assert any(aliases for ranking in added.values() for _e, _s, aliases in ranking)   # e.g. GM for General Motors
     for aid, ranking in added.items():
-        assert [(r.entity, round(r.score, 9)) for r in thread.rank(aid)] == ranking, aid
+        assert [(r.entity, round(r.score, 9), r.aliases) for r in thread.rank(aid)] == ranking, aid

@@ -92,10 +92,15 @@ def stored_annotation(store: ThreadStore, thread: str, article_id: str) -> tuple
     """The article's stored statistics as an annotation (no NLP) and its history key."""
     tid = store.thread_id(thread)
     stored = store.article(tid, article_id)
-    rows = store.conn.execute("SELECT m.surface, e.is_person, m.count, m.subj, m.first_sen_len, m.first_sen_pos "
-                              "FROM news_mentions m JOIN news_entities e ON e.thread_id = m.thread_id AND "
-                              "e.id = m.entity_id WHERE m.thread_id = ? AND m.article_id = ?", (tid, article_id))
-    stats = tuple(EntityStats(s, bool(p), c, sub, fl, fp, frozenset()) for s, p, c, sub, fl, fp in rows)
+    rows = store.conn.execute("SELECT m.entity_id, m.surface, e.is_person, m.count, m.subj, m.first_sen_len, "
+                              "m.first_sen_pos FROM news_mentions m JOIN news_entities e ON e.thread_id = m.thread_id "
+                              "AND e.id = m.entity_id WHERE m.thread_id = ? AND m.article_id = ?", (tid, article_id))
+    forms: dict[int, set[str]] = {}
+    for eid, form in store.conn.execute("SELECT entity_id, form FROM news_forms WHERE thread_id = ? AND article_id = ?",
+                                        (tid, article_id)):
+        forms.setdefault(eid, set()).add(form)
+    stats = tuple(EntityStats(s, bool(p), c, sub, fl, fp, frozenset(), frozenset(forms.get(eid, ())))
+                  for eid, s, p, c, sub, fl, fp in rows)
     return ArticleAnnotation(Article(article_id, stored.date, stored.title, stored.text or ""), stats), stored.key
 
 

@@ -38,6 +38,9 @@ CREATE TABLE IF NOT EXISTS news_cooc (
     thread_id INTEGER NOT NULL, article_id TEXT NOT NULL, entity_id INTEGER NOT NULL, partner_id INTEGER NOT NULL,
     sort_key TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS news_cooc_hist ON news_cooc(thread_id, entity_id, sort_key);
+CREATE TABLE IF NOT EXISTS news_forms (
+    thread_id INTEGER NOT NULL, article_id TEXT NOT NULL, entity_id INTEGER NOT NULL, form TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS news_forms_article ON news_forms(thread_id, article_id);
 """
 
 
@@ -199,7 +202,7 @@ class ThreadStore:
                     if not replace:
                         raise BeyondfindError(f"article {a.id!r} is already in thread {thread_name!r}; "
                                               "add it again with replace to replace it")
-                    for table in ("news_articles", "news_mentions", "news_cooc"):
+                    for table in ("news_articles", "news_mentions", "news_cooc", "news_forms"):
                         self.conn.execute(f"DELETE FROM {table} WHERE thread_id = ? AND article_id = ?", (thread, a.id))
                 date = a.date or self.last_date(thread)
                 key = sort_key(date, self.next_seq(thread))
@@ -209,6 +212,8 @@ class ThreadStore:
                 self.conn.executemany("INSERT INTO news_mentions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                       [(thread, a.id, eid, key, s.surface, s.count, s.subj_count, s.first_sen_len,
                                         s.first_sen_pos) for eid, s in merged.items()])
+                self.conn.executemany("INSERT INTO news_forms VALUES (?, ?, ?, ?)",
+                                      [(thread, a.id, eid, form) for eid, st in merged.items() for form in sorted(st.forms)])
                 pairs = set()
                 for (e1, s1), (e2, s2) in combinations(merged.items(), 2):
                     if s1.sentences & s2.sentences:
