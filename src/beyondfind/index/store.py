@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .. import BeyondfindError, NotFoundError, validate
 from ..documents import Document, Passage
-from ..sqlite import connect, write_transaction
+from ..sqlite import connect, create_schema, write_transaction
 from .records import Annotations, Description, Mention, Pronoun, Sentence, Verb
 
 SCHEMA_VERSION = 2   # 2: a document is its bytes *and* its format (the same bytes as .txt and .html differ)
@@ -92,7 +92,7 @@ class Library:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.conn = connect(self.path)
-            self.conn.executescript(SCHEMA)
+            create_schema(self.conn, SCHEMA)
             row = self.conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
             if row is None:
                 self.conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))

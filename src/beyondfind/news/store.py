@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from .. import BeyondfindError, NotFoundError, validate
-from ..sqlite import write_transaction
+from ..sqlite import create_schema, write_transaction
 from .identity import acronym, is_acronym, normalize, words
 from .model import FEATURES, ArticleAnnotation, EntityStats, StoredArticle
 
@@ -99,7 +99,7 @@ class ThreadStore:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
         try:
-            self.conn.executescript(SCHEMA)
+            create_schema(self.conn, SCHEMA)
         except sqlite3.IntegrityError:   # a store written concurrently by beyondfind 0.1
             raise BeyondfindError("this news store has duplicated entities (written by several beyondfind 0.1 "
                                   "processes at once); re-add its threads into a new --store file") from None
