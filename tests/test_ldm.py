@@ -52,6 +52,28 @@ def test_numpy_trees_predict_exactly_what_lightgbm_predicts(huck):
         np.testing.assert_allclose(model.trees.predict(X), model.booster.predict(X), rtol=1e-9, atol=1e-12)
 
 
+@pytest.mark.parametrize("num_leaves", [3, 6, 40])
+def test_numpy_trees_equal_lightgbm_with_missing_values_and_deep_trees(num_leaves):
+    """Small trees are read from leaf tables, larger ones (over MAX_TABLE_SPLITS splits) walked; both
+    must follow LightGBM's missing-value rules (NaN and zero as missing) exactly."""
+    import lightgbm as lgb
+
+    from beyondfind.ranking.trees import MAX_TABLE_SPLITS, TreeEnsemble
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(600, 5))
+    X[rng.random(X.shape) < 0.15] = np.nan
+    X[:, 3] = np.where(rng.random(600) < 0.3, 0.0, X[:, 3])
+    y = np.nan_to_num(X[:, 0]) - 2 * np.isnan(X[:, 1]) + (X[:, 3] == 0) + rng.normal(scale=0.1, size=600)
+    for zero_as_missing in (False, True):
+        booster = lgb.train({"objective": "regression", "num_leaves": num_leaves, "min_data_in_leaf": 5,
+                             "zero_as_missing": zero_as_missing, "verbose": -1}, lgb.Dataset(X, label=y), 30)
+        trees = TreeEnsemble.from_lightgbm_text(booster.model_to_string())
+        assert (trees._flat["table_groups"] is None) == (num_leaves - 1 > MAX_TABLE_SPLITS)
+        Z = np.vstack([X, np.zeros((2, 5)), np.full((2, 5), np.nan)])
+        np.testing.assert_allclose(trees.predict(Z), booster.predict(Z), rtol=1e-9, atol=1e-12)
+
+
 def test_model_with_unknown_features_is_refused(tmp_path):
     src = ldm.SHIPPED_MODEL
     for suffix in (".txt", ".json"):

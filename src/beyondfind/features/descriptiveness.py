@@ -150,6 +150,46 @@ def _bin10(k: int, n: int) -> int:
     return round(10 * k / (n - 1)) if n > 1 else 0
 
 
+# Features of the passage alone, the same for every query: computed once per book and passage
+# (:func:`_passage_columns`), so a query for the narrator's 800 candidates only computes the rest.
+PASSAGE_FEATURES: tuple[str, ...] = (
+    "lrm.g", "lrm.words", "keywords.has", "keywords.count", "entities.person", "entities.time", "entities.locorg",
+    "entities.first_appearance", "position.book", "extra.dialogue_share", "text.descriptive")
+QUERY_FEATURES: tuple[str, ...] = tuple(n for n in FEATURE_NAMES if n not in PASSAGE_FEATURES)
+_PASSAGE_COLS = np.array([FEATURE_NAMES.index(n) for n in PASSAGE_FEATURES])
+_QUERY_COLS = np.array([FEATURE_NAMES.index(n) for n in QUERY_FEATURES])
+
+
+def _passage_row(book: IndexedBook, stats: _BookStats, i: int, settings: LRMSettings,
+                 text_model: TextModel | None) -> tuple[float, ...]:
+    """:data:`PASSAGE_FEATURES` of passage ``i``."""
+    p = book.passages[i]
+    n_kw = _keyword_count(book, i)
+    counts = stats.counts_by_passage[i]
+    quoted = sum(len(m.group()) for m in _QUOTED.finditer(p.text)) / max(1, len(p.text))
+    return (length_reward(p.n_words, settings.pivot, book.max_passage_words), p.n_words, float(n_kw > 0), n_kw,
+            counts["person"], counts["time"], counts["locorg"], float(i in stats.first_appearance),
+            _bin10(i, len(book.passages)), quoted,
+            text_model.score_hashed(_hashed_passage(book, i)) if text_model else 0.0)
+
+
+def _passage_columns(book: IndexedBook, stats: _BookStats, passages: list[int], settings: LRMSettings,
+                     text_model: TextModel | None) -> np.ndarray:
+    """:data:`PASSAGE_FEATURES` of ``passages`` (rows in that order), each passage computed once per
+    book, length pivot and text model."""
+    key = ("passage_features", settings.pivot, id(text_model))
+    entry = book.cache.get(key)
+    if entry is None or entry[0] is not text_model:   # id() of a collected model may be reused
+        n = len(book.passages)
+        entry = book.cache[key] = (text_model, np.zeros((n, len(PASSAGE_FEATURES))), np.zeros(n, dtype=bool))
+    _model, values, done = entry
+    for i in passages:
+        if not done[i]:
+            values[i] = _passage_row(book, stats, i, settings, text_model)
+            done[i] = True
+    return values[passages]
+
+
 def extract_features(book: IndexedBook, query: Name, entity_text: str,
                      settings: LRMSettings = LRMSettings(), text_model: TextModel | None = None) -> FeatureMatrix:
     """Every named feature for the candidate passages of ``query``. ``text_model``: the learned word
@@ -164,7 +204,6 @@ def extract_features(book: IndexedBook, query: Name, entity_text: str,
     lifetime = [i for i, ev in zip(passages, evs) if ev.ef > 0]
     life_rank = {i: k for k, i in enumerate(lifetime)}
     bm25 = baselines.bm25_b0(book, entity_text, passages)
-    n_book = len(book.passages)
     exact = re.compile(re.escape(entity_text))
     character = book.characters.lookup(query) if label == "PER" else None
     if character:
@@ -175,38 +214,33 @@ def extract_features(book: IndexedBook, query: Name, entity_text: str,
         full_at = next((i for i in named if len(query.words) >= 2 and exact.search(book.passages[i].text)), None)
     named_rank = {i: k for k, i in enumerate(named)}
     described_at = _description_kinds(book)
+    static = _passage_columns(book, stats, passages, settings, text_model)
+    g_col, person_col = PASSAGE_FEATURES.index("lrm.g"), PASSAGE_FEATURES.index("entities.person")
     rows = []
-    for i, ev in zip(passages, evs):
+    for k, (i, ev) in enumerate(zip(passages, evs)):
         p = book.passages[i]
-        n_words = p.n_words
-        g = length_reward(n_words, settings.pivot, book.max_passage_words)
-        n_kw = _keyword_count(book, i)
-        counts = stats.counts_by_passage[i]
-        first_app = i in stats.first_appearance
         idfs = [stats.verb_idf.get(v, 0.0) for s in ev.sentences for v in stats.verbs_by_sentence.get(s, ())]
         offsets = [a for a, _b, _t, _e in ev.matched] + [a for a, _b, _t in ev.pronouns]
         first_off = (min(offsets) - p.start) / max(1, p.end - p.start) if offsets else 1.0
         described = any(_DESCRIPTION_AFTER.match(book.document.text[b:b + 40]) for _a, b, _t, _e in ev.matched)
-        quoted = sum(len(m.group()) for m in _QUOTED.finditer(p.text)) / max(1, len(p.text))
         kinds = [described_at.get(a, 0) for a in offsets]
-        rows.append((
-            g * saturate(ev.ef, settings.k1), ev.ef, ev.cr, g, ev.names, n_words,
-            float(n_kw > 0), n_kw,
-            counts["person"], counts["time"], counts["locorg"], float(first_app),
+        rows.append((   # in the order of QUERY_FEATURES
+            static[k, g_col] * saturate(ev.ef, settings.k1), ev.ef, ev.cr, ev.names,
             sum(idfs) / len(idfs) if idfs else 0.0, max(idfs, default=0.0), min(idfs, default=0.0),
-            _bin10(life_rank[i], len(lifetime)) if i in life_rank else -1, _bin10(i, n_book),
+            _bin10(life_rank[i], len(lifetime)) if i in life_rank else -1,
             float(bool(offsets) and min(offsets) - p.start < 30), first_off,
-            ev.subjects, float(described), quoted, bm25[i],
+            ev.subjects, float(described), bm25[i],
             len(exact.findall(p.text)), max((e for _a, _b, _t, e in ev.matched), default=0.0),
             float(named_rank.get(i, 99) < 3), math.log1p(named_rank.get(i, 1000)), float(i == full_at),
             float(stats.chapter_position[i] < 3 and bool(offsets)),
-            ev.names / max(1, counts["person"]), len(ev.sentences) / max(1, stats.sentences_by_passage[i]),
-            float(any(k & PREDICATE for k in kinds)), float(any(k & MODIFIER for k in kinds)),
-            float(any(k & POSSESSION for k in kinds)),
-            text_model.score_hashed(_hashed_passage(book, i)) if text_model else 0.0,
+            ev.names / max(1, static[k, person_col]), len(ev.sentences) / max(1, stats.sentences_by_passage[i]),
+            float(any(f & PREDICATE for f in kinds)), float(any(f & MODIFIER for f in kinds)),
+            float(any(f & POSSESSION for f in kinds)),
             place,
         ))
-    values = np.array(rows, dtype=np.float64).reshape(len(rows), len(FEATURE_NAMES))
+    values = np.empty((len(passages), len(FEATURE_NAMES)))
+    values[:, _PASSAGE_COLS] = static
+    values[:, _QUERY_COLS] = np.array(rows, dtype=np.float64).reshape(len(rows), len(QUERY_FEATURES))
     return FeatureMatrix(tuple(passages), FEATURE_NAMES, values)
 
 

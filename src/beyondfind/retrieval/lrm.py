@@ -177,12 +177,13 @@ def evidence(book: IndexedBook, passage: int, query: Name, query_label: str, set
             ev.sentences.add(nm.mention.sentence)
             ev.subjects += nm.mention.is_subject
     pronouns = book.pronouns_by_passage[passage] if query_label == "PER" else ()
+    narrator = None   # E(narrator, query), asked once per passage
     for p in pronouns:
         if p.antecedent is not None:
             ante = book.mention_by_id.get(p.antecedent)
             e = _match_cached(book, ante, query, query_label, settings, match_cache) if ante else 0.0
         elif p.narrator:
-            e = book.narrator_match(query)
+            e = narrator = book.narrator_match(query) if narrator is None else narrator
         else:
             continue
         if e > 0:
