@@ -7,7 +7,7 @@ from beyondfind import BeyondfindError
 from beyondfind.cli.main import main
 from beyondfind.news import add_article, rank_thread, show_article
 from beyondfind.news.combine import Combination, saturate, tune
-from beyondfind.news.identity import normalize, same_entity
+from beyondfind.news.identity import compact, normalize, same_entity
 from beyondfind.news.io import read_thread
 from beyondfind.news.model import Article
 from beyondfind.news.annotate import annotate_article
@@ -24,6 +24,20 @@ def test_identity_rules():
     assert same_entity("Jobs", "Steve Jobs", b_is_person=True)
     assert not same_entity("Jobs", "Steve Jobs", b_is_person=False)
     assert not same_entity("Ford", "Ford Taurus")
+    assert compact(normalize("DaimlerChrysler")) == compact(normalize("Daimler-Chrysler")) \
+        == compact(normalize("Daimler Chrysler AG"))
+    assert compact(normalize("U.S.")) is None   # too short to compare written together
+
+
+def test_spelling_variants_are_one_entity_in_an_article_and_across_the_thread(store, nlp):
+    arts = [_art(1, "2020-01-01", "DaimlerChrysler cut jobs. Daimler-Chrysler said sales fell."),
+            _art(2, "2020-01-02", "Daimler Chrysler closed a plant in Detroit.")]
+    for a in arts:
+        store.add("t", annotate_article(a, nlp))
+    first = annotate_article(arts[0], nlp)
+    assert [(s.surface, s.count) for s in first.entities if "Daimler" in s.surface] == [("DaimlerChrysler", 2)]
+    names = [r[0] for r in store.conn.execute("SELECT name FROM news_entities")]
+    assert sum("Daimler" in n for n in names) == 1, names
 
 
 def _art(i, date, text):
@@ -160,6 +174,17 @@ def test_a_title_running_into_a_name_is_split_from_the_person(nlp):
     assert "James Roche" in found and "Darleen Druyun" in found and "Air Force James Roche" not in found, found
     assert "Air Force" in found and "Acquisition" not in found, found   # a lone word kept only if used again
     assert normalize("Sen. McCain") == "mccain" == normalize("McCain")
+
+
+def test_model_numbers_and_codes_belong_to_the_name_counts_do_not(nlp):
+    from beyondfind.news.entities import name_runs
+
+    doc = nlp("Boeing unveiled its 777-200LR on Tuesday. The new 787 Dreamliner flies in 2008. "
+              "The Ford Five Hundred was renamed. Ford hired 100 Ford workers for the 2009 Ford Taurus.")
+    found = [m.text for m in name_runs(doc)]
+    for name in ("777-200LR", "787 Dreamliner", "Ford Five Hundred", "Ford Taurus"):
+        assert name in found, (name, found)
+    assert not {"100 Ford", "2009 Ford Taurus", "2008"} & set(found), found
 
 
 def test_add_and_show_agree_when_articles_arrive_in_date_order(tmp_path, nlp):

@@ -17,7 +17,7 @@ from .. import BeyondfindError
 from ..news import rank_thread
 from ..news.combine import Combination, Query, mean_ap, tune
 from ..news.learned import LearnedModel
-from ..news.identity import is_acronym, normalize, same_entity, words
+from ..news.identity import compact, is_acronym, normalize, same_entity, words
 from ..news.io import read_thread
 from ..news.measures import average_precision, precision_at
 from ..news.model import FEATURE_LABELS, FEATURES
@@ -87,8 +87,9 @@ def _name_core(form: str) -> str:
 def judged_name(surface: str, judged: dict[str, EntityJudgment], aliases: tuple[str, ...] = ()) -> str | None:
     """The judged entity a system entity names: its normalised form (or, failing that, one of the
     article's other forms of it: "Papermaster" for "Mark Papermaster") equals the judged name's or
-    one of its mention strings', or the names inside them are equal, or one is the acronym of the
-    other (GM ~ General Motors)."""
+    one of its mention strings', or the names inside them are equal, or they are spelling variants
+    (:func:`~beyondfind.news.identity.compact`), or one is the acronym of the other (GM ~ General
+    Motors)."""
     for form_of_entity in (surface, *aliases):
         key = normalize(form_of_entity)
         for name, j in judged.items():
@@ -98,6 +99,11 @@ def judged_name(surface: str, judged: dict[str, EntityJudgment], aliases: tuple[
         core = _name_core(form_of_entity)
         for name, j in judged.items():
             if core and any(_name_core(form) == core for form in (name, *j.mentions)):
+                return name
+    for form_of_entity in (surface, *aliases):   # spelling variants: "DaimlerChrysler" ~ "Daimler Chrysler"
+        c = compact(normalize(form_of_entity))
+        for name, j in judged.items():
+            if c and any(compact(normalize(form)) == c for form in (name, *j.mentions)):
                 return name
     for name, j in judged.items():
         if any(same_entity(surface, form) for form in (name, *j.mentions) if is_acronym(surface) or is_acronym(form)):

@@ -14,7 +14,7 @@ from collections import defaultdict
 
 from ..nlp.syntax import SUBJECT_DEPS
 from .entities import merge_forms, name_runs
-from .identity import normalize, words
+from .identity import compact, normalize, words
 from .model import Article, ArticleAnnotation, EntityStats
 
 def _occurrences_gold(article: Article, text: str) -> list[tuple[str, int, int, bool]]:
@@ -46,10 +46,13 @@ def annotate_article(article: Article, nlp, use_gold: bool = False) -> ArticleAn
     forms: dict[str, set[str]] = defaultdict(set)
     persons: dict[str, bool] = defaultdict(bool)
     companies: dict[str, bool] = defaultdict(bool)
+    by_compact: dict[str, str] = {}
     for surface, a, b, is_person in occ:
         key = normalize(surface) if not use_gold else surface
         if not key:
             continue
+        if not use_gold and compact(key):   # "Daimler-Chrysler" joins an earlier "DaimlerChrysler"
+            key = by_compact.setdefault(compact(key), key)
         span = doc.char_span(a, b, alignment_mode="expand")
         subj = span is not None and any(t.dep_ in SUBJECT_DEPS for t in span)
         sent = max(0, bisect_right(sent_starts, a) - 1)

@@ -5,8 +5,9 @@ merged (``GM`` / ``General Motors``, ``Jobs`` / ``Steve Jobs``).
 The book pipeline's NER is trained on fiction and tags ``Apple CEO`` or ``General Motors`` as
 persons, so news entities are read off the parse instead: maximal runs of proper tokens, where a
 proper token is a capitalised proper noun, an acronym (``GM``), a camel-case product (``iPod``,
-``MacBook``) or a model code (``A380``); a run goes on over numbers right after a name
-(``Boeing 787``, ``iPhone 4``) and over hyphens inside a word (``Wal-Mart``), and stops at job
+``MacBook``) or a model code (``A380``, ``200LR``); a run goes on over numbers right after a name
+(``Boeing 787``, ``iPhone 4``, ``Ford Five Hundred``) and over hyphens inside a word (``Wal-Mart``),
+takes in a model number just before it (``the 787 Dreamliner``, ``its 777-200LR``), and stops at job
 titles, which are not part of a name (``Apple CEO Steve Jobs`` → ``Apple`` + ``Steve Jobs``).
 """
 
@@ -32,6 +33,8 @@ FUNCTION_POS = frozenset({"DET", "PRON", "ADP", "CCONJ", "SCONJ", "AUX", "PART",
 _CAMEL = re.compile(r"^[a-z]{1,2}[A-Z]")          # iPod, iTunes, eBay
 _INNER_CAP = re.compile(r"^[A-Z][a-z]+[A-Z]")     # MacBook, PowerPC
 _CODE = re.compile(r"^[A-Z]+\d[\w-]*$")            # A380, B52, G5
+_DIGIT_CODE = re.compile(r"^\d+[A-Z]+[\w-]*$")      # 200LR (of 777-200LR), 3G
+_MODEL_NUMBER = re.compile(r"^\d{3,4}$")            # 787 (Dreamliner), 737
 
 
 @dataclass(frozen=True)
@@ -48,14 +51,15 @@ def _proper(tok, sentence_start: bool, next_tok=None) -> bool:
     text = tok.text
     if not any(c.isalpha() for c in text) or any(c in CURRENCY for c in text):   # US$4.8
         return False
-    if _CAMEL.match(text) or _INNER_CAP.match(text) or _CODE.match(text):
+    if _CAMEL.match(text) or _INNER_CAP.match(text) or _CODE.match(text) or _DIGIT_CODE.match(text):
         return True
     if text.isupper() and 2 <= len(text) <= 6 and text.isalpha():
         return True   # acronyms: GM, IBM, UAW
     if not text[:1].isupper():
         return False
     if not sentence_start:
-        return tok.pos_ in ("PROPN", "NOUN", "ADJ", "VERB", "X")
+        return tok.pos_ in ("PROPN", "NOUN", "ADJ", "VERB", "X") or (tok.pos_ == "NUM" and tok.i > 0 and
+                                                                     _proper(tok.doc[tok.i - 1], False))
     # a capital at a sentence start proves little: the parser must call it a proper noun, or it
     # must begin a longer name ("General Motors cut…", "United Airlines said…")
     if tok.pos_ == "PROPN":
@@ -70,6 +74,22 @@ def _proper(tok, sentence_start: bool, next_tok=None) -> bool:
 
 def _number_like(tok) -> bool:
     return any(c.isdigit() for c in tok.text) and tok.text[:1].isalnum()
+
+
+def _model_number_before(doc, i: int) -> int:
+    """Where a name starting at token ``i`` really starts when a model number comes first: "the 787
+    Dreamliner", "its 777-200LR" (3–4 digits, not a year, after a determiner, possessive or
+    adjective; a count such as "100 Boeing workers" has none of those before it)."""
+    k = i - 1
+    if k >= 1 and doc[k].text == "-" and not doc[k].whitespace_ and not doc[k - 1].whitespace_:
+        k -= 1   # 777-200LR
+    elif k < 0 or not doc[k].whitespace_:
+        return i
+    tok = doc[k]
+    if k < 1 or not _MODEL_NUMBER.match(tok.text) or 1800 <= int(tok.text) <= 2099:
+        return i
+    before = doc[k - 1]
+    return k if before.pos_ in ("DET", "PRON", "ADJ") or before.text in ("'s", "’s") else i
 
 
 def _is_role(tok) -> bool:
@@ -104,7 +124,7 @@ def name_runs(doc) -> list[NewsName]:
                 j += 2   # Wal-Mart, 777-200LR, AT&T
             else:
                 break
-        span = doc[i:j]
+        span = doc[_model_number_before(doc, i):j]
         if all(t.pos_ == "ADJ" for t in span):   # "Canadian", "North American": adjectives, not entities
             i = j
             continue

@@ -3,7 +3,9 @@
 * normalisation: case, possessives, leading articles and titles ("the", "Mr.", "CEO"), corporate
   suffixes ("Inc.", "Corp.", "Computer") — "Apple Computer's" → "apple";
 * acronyms: "GM" ~ "General Motors" when both occur in the thread (initials of the capitalised words);
-* person surname back-off: "Jobs" ~ "Steve Jobs".
+* person surname back-off: "Jobs" ~ "Steve Jobs";
+* spelling variants: "DaimlerChrysler" ~ "Daimler-Chrysler" ~ "Daimler Chrysler", "iPhone4" ~
+  "iPhone 4" (:func:`compact`: the normalised name without spaces, hyphens, dots or apostrophes).
 """
 
 from __future__ import annotations
@@ -36,6 +38,17 @@ def normalize(name: str) -> str:
     while len(ws) > 1 and ws[-1] in CORPORATE:
         ws = ws[:-1]
     return " ".join(ws)
+
+
+_JOINERS = re.compile(r"[\s.'-]+")
+MIN_COMPACT = 4   # "U.S." ~ "US" is left to normalisation; shorter compact keys are not compared
+
+
+def compact(key: str) -> str | None:
+    """A normalised name (:func:`normalize`) written without spaces, hyphens, dots or apostrophes,
+    when at least :data:`MIN_COMPACT` characters remain: the key under which spelling variants meet."""
+    c = _JOINERS.sub("", key)
+    return c if len(c) >= MIN_COMPACT else None
 
 
 def acronym(name: str) -> str | None:

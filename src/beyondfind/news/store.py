@@ -15,7 +15,7 @@ from itertools import combinations
 
 from .. import BeyondfindError, NotFoundError, validate
 from ..sqlite import create_schema, write_transaction
-from .identity import acronym, is_acronym, normalize, words
+from .identity import acronym, compact, is_acronym, normalize, words
 from .model import FEATURES, ArticleAnnotation, EntityStats, StoredArticle
 
 SCHEMA = """
@@ -56,6 +56,7 @@ class _Aliases:
 
     by_alias: dict[str, int] = field(default_factory=dict)
     by_acronym: dict[str, int] = field(default_factory=dict)
+    by_compact: dict[str, int] = field(default_factory=dict)   # compact(alias key) → entity
     person_surname: dict[str, int] = field(default_factory=dict)
     names: dict[int, str] = field(default_factory=dict)
     person: dict[int, bool] = field(default_factory=dict)
@@ -64,6 +65,8 @@ class _Aliases:
         key = normalize(surface)
         if key in self.by_alias:
             return self.by_alias[key]
+        if compact(key) in self.by_compact:   # "Daimler Chrysler" for a known "DaimlerChrysler"
+            return self.by_compact[compact(key)]
         if is_acronym(surface) and key in self.by_acronym:
             return self.by_acronym[key]
         acr = acronym(surface)
@@ -82,6 +85,8 @@ class _Aliases:
         if key and key not in self.by_alias:
             self.by_alias[key] = entity_id
             new.append(key)
+        if compact(key):
+            self.by_compact.setdefault(compact(key), entity_id)
         self.names.setdefault(entity_id, surface)
         self.person[entity_id] = self.person.get(entity_id, False) or is_person
         acr = acronym(surface)
@@ -153,6 +158,8 @@ class ThreadStore:
             for alias, eid in self.conn.execute("SELECT alias, entity_id FROM news_aliases WHERE thread_id = ? "
                                                 "ORDER BY rowid", (thread,)):
                 maps.by_alias.setdefault(alias, eid)
+                if compact(alias):
+                    maps.by_compact.setdefault(compact(alias), eid)
             for eid, name in names.items():
                 maps.register(eid, name, bool(persons[eid]))
             self._aliases[thread] = maps
