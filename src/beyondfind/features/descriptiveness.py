@@ -40,6 +40,10 @@ FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
     "describe": ("describe.predicate", "describe.modifier", "describe.possession"),
     "text": ("text.descriptive",),   # learned from judged passages of other books (text_signal.py)
     "query": ("query.place",),       # the query names a place or an institution, not a person
+    # each passage against the query's other candidates (LambdaMART compares within a query, but a
+    # frequent character's counts are not a rare one's): share of the best value, rank, pool size
+    "relative": ("relative.score", "relative.ef", "relative.bm25_b0", "relative.text", "relative.score_rank",
+                 "relative.candidates"),
 }
 FEATURE_NAMES: tuple[str, ...] = tuple(n for names in FEATURE_GROUPS.values() for n in names)
 
@@ -155,9 +159,11 @@ def _bin10(k: int, n: int) -> int:
 PASSAGE_FEATURES: tuple[str, ...] = (
     "lrm.g", "lrm.words", "keywords.has", "keywords.count", "entities.person", "entities.time", "entities.locorg",
     "entities.first_appearance", "position.book", "extra.dialogue_share", "text.descriptive")
-QUERY_FEATURES: tuple[str, ...] = tuple(n for n in FEATURE_NAMES if n not in PASSAGE_FEATURES)
+RELATIVE_FEATURES: tuple[str, ...] = FEATURE_GROUPS["relative"]
+QUERY_FEATURES: tuple[str, ...] = tuple(n for n in FEATURE_NAMES if n not in PASSAGE_FEATURES + RELATIVE_FEATURES)
 _PASSAGE_COLS = np.array([FEATURE_NAMES.index(n) for n in PASSAGE_FEATURES])
 _QUERY_COLS = np.array([FEATURE_NAMES.index(n) for n in QUERY_FEATURES])
+_RELATIVE_COLS = np.array([FEATURE_NAMES.index(n) for n in RELATIVE_FEATURES])
 
 
 def _passage_row(book: IndexedBook, stats: _BookStats, i: int, settings: LRMSettings,
@@ -241,7 +247,27 @@ def extract_features(book: IndexedBook, query: Name, entity_text: str,
     values = np.empty((len(passages), len(FEATURE_NAMES)))
     values[:, _PASSAGE_COLS] = static
     values[:, _QUERY_COLS] = np.array(rows, dtype=np.float64).reshape(len(rows), len(QUERY_FEATURES))
+    values[:, _RELATIVE_COLS] = _relative(values)
     return FeatureMatrix(tuple(passages), FEATURE_NAMES, values)
+
+
+def _relative(values: np.ndarray) -> np.ndarray:
+    """:data:`RELATIVE_FEATURES` from the other columns of one query's candidates."""
+    def col(name: str) -> np.ndarray:
+        return values[:, FEATURE_NAMES.index(name)]
+
+    def share(x: np.ndarray) -> np.ndarray:
+        top = x.max(initial=0.0)
+        return x / top if top > 0 else np.zeros_like(x)
+
+    n = len(values)
+    score = col("lrm.score")
+    rank = np.empty(n)
+    rank[np.argsort(-score, kind="stable")] = np.arange(n)
+    text = col("text.descriptive")
+    return np.column_stack([share(score), share(col("lrm.ef")), share(col("extra.bm25_b0")),
+                            text - text.max() if n else text, rank / max(1, n - 1),
+                            np.full(n, math.log1p(n))])
 
 
 FEATURE_DESCRIPTIONS = {
@@ -271,6 +297,12 @@ FEATURE_DESCRIPTIONS = {
     "extra.exact_count": "the name exactly as selected",
     "extra.best_match": "certainty that a name refers to the entity",
     "query.place": "the name is a place or an institution",
+    "relative.score": "retrieval score as a share of this entity's best passage",
+    "relative.ef": "mentions as a share of this entity's most mentioned passage",
+    "relative.bm25_b0": "name-word frequency as a share of this entity's best passage",
+    "relative.text": "descriptive words below this entity's most descriptive passage",
+    "relative.score_rank": "rank by retrieval score among this entity's passages (0–1)",
+    "relative.candidates": "how many passages mention this entity (log)",
     "intro.first_named": "one of the first passages naming the entity",
     "intro.named_rank": "how many passages named the entity before (log)",
     "intro.first_full_name": "the entity's full name appears for the first time",
