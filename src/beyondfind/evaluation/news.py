@@ -84,27 +84,23 @@ def _name_core(form: str) -> str:
     return " ".join(w.lower() for w in words(form) if any(c.isupper() or c.isdigit() for c in w))
 
 
+def _spelling(form: str) -> str | None:
+    """The key spelling variants share ("DaimlerChrysler" ~ "Daimler Chrysler")."""
+    return compact(normalize(form))
+
+
 def judged_name(surface: str, judged: dict[str, EntityJudgment], aliases: tuple[str, ...] = ()) -> str | None:
     """The judged entity a system entity names: its normalised form (or, failing that, one of the
     article's other forms of it: "Papermaster" for "Mark Papermaster") equals the judged name's or
     one of its mention strings', or the names inside them are equal, or they are spelling variants
     (:func:`~beyondfind.news.identity.compact`), or one is the acronym of the other (GM ~ General
     Motors)."""
-    for form_of_entity in (surface, *aliases):
-        key = normalize(form_of_entity)
-        for name, j in judged.items():
-            if any(normalize(form) == key for form in (name, *j.mentions)):
-                return name
-    for form_of_entity in (surface, *aliases):
-        core = _name_core(form_of_entity)
-        for name, j in judged.items():
-            if core and any(_name_core(form) == core for form in (name, *j.mentions)):
-                return name
-    for form_of_entity in (surface, *aliases):   # spelling variants: "DaimlerChrysler" ~ "Daimler Chrysler"
-        c = compact(normalize(form_of_entity))
-        for name, j in judged.items():
-            if c and any(compact(normalize(form)) == c for form in (name, *j.mentions)):
-                return name
+    for key_of in (normalize, _name_core, _spelling):   # the strictest comparison first
+        for form_of_entity in (surface, *aliases):
+            key = key_of(form_of_entity)
+            for name, j in judged.items():
+                if key and any(key_of(form) == key for form in (name, *j.mentions)):
+                    return name
     for name, j in judged.items():
         if any(same_entity(surface, form) for form in (name, *j.mentions) if is_acronym(surface) or is_acronym(form)):
             return name

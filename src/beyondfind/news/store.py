@@ -65,8 +65,9 @@ class _Aliases:
         key = normalize(surface)
         if key in self.by_alias:
             return self.by_alias[key]
-        if compact(key) in self.by_compact:   # "Daimler Chrysler" for a known "DaimlerChrysler"
-            return self.by_compact[compact(key)]
+        spelling = compact(key)
+        if spelling in self.by_compact:   # "Daimler Chrysler" for a known "DaimlerChrysler"
+            return self.by_compact[spelling]
         if is_acronym(surface) and key in self.by_acronym:
             return self.by_acronym[key]
         acr = acronym(surface)
@@ -78,15 +79,21 @@ class _Aliases:
             return self.person_surname[ws[0]]
         return None
 
+    def remember(self, key: str, entity_id: int) -> bool:
+        """Map an alias key (and its spelling, :func:`compact`) to the entity unless already mapped;
+        True when the key is new."""
+        spelling = compact(key)
+        if spelling:
+            self.by_compact.setdefault(spelling, entity_id)
+        if key in self.by_alias:
+            return False
+        self.by_alias[key] = entity_id
+        return True
+
     def register(self, entity_id: int, surface: str, is_person: bool) -> list[str]:
         """Record a surface; returns the new alias keys to store."""
         key = normalize(surface)
-        new = []
-        if key and key not in self.by_alias:
-            self.by_alias[key] = entity_id
-            new.append(key)
-        if compact(key):
-            self.by_compact.setdefault(compact(key), entity_id)
+        new = [key] if key and self.remember(key, entity_id) else []
         self.names.setdefault(entity_id, surface)
         self.person[entity_id] = self.person.get(entity_id, False) or is_person
         acr = acronym(surface)
@@ -157,9 +164,7 @@ class ThreadStore:
             names = dict(self.conn.execute("SELECT id, name FROM news_entities WHERE thread_id = ?", (thread,)))
             for alias, eid in self.conn.execute("SELECT alias, entity_id FROM news_aliases WHERE thread_id = ? "
                                                 "ORDER BY rowid", (thread,)):
-                maps.by_alias.setdefault(alias, eid)
-                if compact(alias):
-                    maps.by_compact.setdefault(compact(alias), eid)
+                maps.remember(alias, eid)
             for eid, name in names.items():
                 maps.register(eid, name, bool(persons[eid]))
             self._aliases[thread] = maps
