@@ -29,7 +29,7 @@ def index_document(library: Library, source: str | Path | Document, nlp_loader: 
 
     Returns (document id, whether it was newly indexed). ``nlp_loader`` is only called when
     annotation is needed, so re-indexing an unchanged file loads no model. ``processes`` > 1 runs
-    the pipeline in that many forked processes (``nlp.pipe(n_process=…)``) for a long document;
+    the pipeline and the record extraction in that many forked processes for a long document;
     only a single-threaded caller (the CLI) should ask for it, since forking a threaded process
     (a server) can deadlock.
     """

@@ -51,12 +51,6 @@ class _Raw:
     descriptions: list[Description]
 
 
-def _units(document: Document):
-    for p in document.passages:
-        for offset, piece in chunks(p.text, MAX_CHUNK_CHARS):
-            yield clean_for_nlp(piece), (p.index, p.start + offset)
-
-
 def _extract(doc, passage: int, base: int, raw: _Raw) -> None:
     sent_base = len(raw.sentences)
     sent_of = [0] * len(doc)
@@ -191,16 +185,85 @@ def _resolve(raw: _Raw, narrator: str | None) -> None:
     raw.pronouns = out
 
 
-def annotate_document(document: Document, nlp, *, batch_size: int = 64, n_process: int = 1,
-                      progress: Callable[[int], None] | None = None) -> Annotations:
-    """All annotations of ``document``; ``progress(n)`` is called with the number of passages done."""
+def _extract_all(nlp, units, batch_size: int) -> _Raw:
+    """Run the pipeline over ``units`` and extract their records (ids counted from 0)."""
     raw = _Raw([], [], [], [], [], [])
-    last_passage = -1
-    for doc, (passage, base) in nlp.pipe(_units(document), as_tuples=True, batch_size=batch_size, n_process=n_process):
+    for doc, (passage, base) in nlp.pipe(units, as_tuples=True, batch_size=batch_size):
         _extract(doc, passage, base, raw)
-        if progress and passage != last_passage:
-            progress(passage - last_passage)
-            last_passage = passage
+    return raw
+
+
+def _append(raw: _Raw, part: _Raw) -> None:
+    """Append a batch's records to ``raw``, shifting the batch's sentence, mention and pronoun ids."""
+    s0, m0, p0 = len(raw.sentences), len(raw.mentions), len(raw.pronouns)
+    if not (s0 or m0 or p0):
+        raw.sentences, raw.mentions, raw.pronouns = part.sentences, part.mentions, part.pronouns
+        raw.verbs, raw.candidates, raw.descriptions = part.verbs, part.candidates, part.descriptions
+        return
+    raw.sentences += [Sentence(s.index + s0, s.passage, s.start, s.end) for s in part.sentences]
+    raw.mentions += [replace(m, id=m.id + m0, sentence=m.sentence + s0, label=intern(m.label), key=intern(m.key))
+                     for m in part.mentions]
+    raw.pronouns += [replace(p, id=p.id + p0, sentence=p.sentence + s0, text=intern(p.text)) for p in part.pronouns]
+    raw.verbs += [Verb(v.passage, v.sentence + s0, intern(v.lemma)) for v in part.verbs]
+    for c in part.candidates:
+        c.sentence += s0
+    raw.candidates += part.candidates
+    raw.descriptions += part.descriptions
+
+
+# Worker processes (forked) run the pipeline *and* the extraction, so only compact records travel
+# back to the parent; spaCy's own ``nlp.pipe(n_process=…)`` sends whole Docs, whose serialisation
+# and the parent's extraction cost more CPU than the second process saved.
+_worker_nlp = None   # set in each forked worker by _init_worker; never in the parent
+
+
+def _init_worker(nlp) -> None:
+    global _worker_nlp
+    _worker_nlp = nlp
+
+
+def _extract_on_worker(task: tuple[list, int]) -> _Raw:
+    units, batch_size = task
+    return _extract_all(_worker_nlp, units, batch_size)
+
+
+def _batches(document: Document, passages_per_batch: int) -> list[list]:
+    batches, current, count = [], [], 0
+    for p in document.passages:
+        current.extend((clean_for_nlp(piece), (p.index, p.start + offset)) for offset, piece in chunks(p.text, MAX_CHUNK_CHARS))
+        count += 1
+        if count == passages_per_batch:
+            batches.append(current)
+            current, count = [], 0
+    if current:
+        batches.append(current)
+    return batches
+
+
+def annotate_document(document: Document, nlp, *, batch_size: int = 64, n_process: int = 1,
+                      progress: Callable[[int], None] | None = None,
+                      passages_per_batch: int = 100) -> Annotations:
+    """All annotations of ``document``; ``progress(n)`` is called with the number of passages done.
+
+    ``n_process`` > 1 annotates batches of ``passages_per_batch`` passages in that many forked
+    processes (only from a single-threaded caller: forking a threaded process can deadlock).
+    """
+    raw = _Raw([], [], [], [], [], [])
+    batches = _batches(document, passages_per_batch)
+    if n_process > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(n_process, _init_worker, (nlp,)) as pool:
+            parts = pool.imap(_extract_on_worker, [(units, batch_size) for units in batches])
+            for units, part in zip(batches, parts):
+                _append(raw, part)
+                if progress:
+                    progress(len({passage for _, (passage, _) in units}))
+    else:
+        for units in batches:
+            _append(raw, _extract_all(nlp, units, batch_size))
+            if progress:
+                progress(len({passage for _, (passage, _) in units}))
     _propagate_names(raw)
     _apply_name_evidence(document, raw)
     narration = _detect_narration(document)
