@@ -24,7 +24,7 @@ from .records import Annotations, Description, Mention, Pronoun, Sentence, Verb
 
 MAX_CHUNK_CHARS = 10_000
 NAME_LABELS = frozenset({"PER", "LOC", "GPE", "FAC", "ORG", "VEH"})
-ANNOTATOR_VERSION = 7  # bump when annotation changes meaning: older documents are re-annotated
+ANNOTATOR_VERSION = 8  # bump when annotation changes meaning: older documents are re-annotated
 
 
 @dataclass(slots=True)
