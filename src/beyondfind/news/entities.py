@@ -9,6 +9,9 @@ proper token is a capitalised proper noun, an acronym (``GM``), a camel-case pro
 (``Boeing 787``, ``iPhone 4``, ``Ford Five Hundred``) and over hyphens inside a word (``Wal-Mart``),
 takes in a model number just before it (``the 787 Dreamliner``, ``its 777-200LR``), and stops at job
 titles, which are not part of a name (``Apple CEO Steve Jobs`` → ``Apple`` + ``Steve Jobs``).
+A capitalised word opening a sentence counts as proper when the tagger says so, when it begins a
+longer name, or when the article uses the same word as a proper token mid-sentence ("… leads Ford
+Motor Company. Ford cut jobs": the tagger's guess at a sentence start is often wrong).
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ class NewsName:
     is_person: bool
 
 
-def _proper(tok, sentence_start: bool, next_tok=None) -> bool:
+def _proper(tok, sentence_start: bool, next_tok=None, known: frozenset[str] = frozenset()) -> bool:
     text = tok.text
     if not any(c.isalpha() for c in text) or any(c in CURRENCY for c in text):   # US$4.8
         return False
@@ -62,13 +65,16 @@ def _proper(tok, sentence_start: bool, next_tok=None) -> bool:
                                                                      _proper(tok.doc[tok.i - 1], False))
     # a capital at a sentence start proves little: the parser must call it a proper noun, or it
     # must begin a longer name ("General Motors cut…", "United Airlines said…")
-    if tok.pos_ == "PROPN":
+    if tok.pos_ == "PROPN" or text in known:
         return True
-    if tok.pos_ in FUNCTION_POS or next_tok is None:
+    if next_tok is None:
         return False
-    if next_tok.text in ("-", "&") and not tok.whitespace_ and not next_tok.whitespace_:   # Wal-Mart
+    if next_tok.text in ("-", "&") and not tok.whitespace_ and not next_tok.whitespace_:
+        # Wal-Mart, AT&T: glued to a capitalised word, whatever the tagger guessed ("Wal" as PRON)
         after = tok.doc[next_tok.i + 1] if next_tok.i + 1 < len(tok.doc) else None
         return after is not None and after.text[:1].isupper()
+    if tok.pos_ in FUNCTION_POS:
+        return False
     return _proper(next_tok, False) and next_tok.text[:1].isupper()
 
 
@@ -102,13 +108,15 @@ def name_runs(doc) -> list[NewsName]:
     # a lone capitalised word opening a sentence that the article also writes in lower case is a
     # common word ("Officials said…", "People …")
     lower_words = {t.text for t in doc if t.text.islower()}
+    known = frozenset(t.text for t in doc if t.i not in sentence_starts and _proper(t, False)
+                      and t.text.lower() not in lower_words)
     doubtful: set[int] = set()
     out: list[NewsName] = []
     i, n = 0, len(doc)
     while i < n:
         tok = doc[i]
         following = doc[i + 1] if i + 1 < n else None
-        if not _proper(tok, i in sentence_starts, following) or (_is_role(tok) and following is not None
+        if not _proper(tok, i in sentence_starts, following, known) or (_is_role(tok) and following is not None
                                                                  and _proper(following, False)):
             i += 1
             continue
