@@ -7,7 +7,7 @@ first-person narrator.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from sys import intern   # labels, lemmas, pronouns and keys repeat: spaCy hands out a new string each time
 
@@ -222,22 +222,19 @@ def _init_worker(nlp) -> None:
     _worker_nlp = nlp
 
 
-def _extract_on_worker(task: tuple[list, int]) -> _Raw:
-    units, batch_size = task
-    return _extract_all(_worker_nlp, units, batch_size)
+def _extract_on_worker(task: tuple[list, int, int]) -> tuple[int, _Raw]:
+    units, batch_size, count = task
+    return count, _extract_all(_worker_nlp, units, batch_size)
 
 
-def _batches(document: Document, passages_per_batch: int) -> list[list]:
-    batches, current, count = [], [], 0
-    for p in document.passages:
-        current.extend((clean_for_nlp(piece), (p.index, p.start + offset)) for offset, piece in chunks(p.text, MAX_CHUNK_CHARS))
-        count += 1
-        if count == passages_per_batch:
-            batches.append(current)
-            current, count = [], 0
-    if current:
-        batches.append(current)
-    return batches
+def _batches(document: Document, passages_per_batch: int) -> Iterator[tuple[int, list]]:
+    """(passages in the batch, its pipeline inputs), made one batch at a time so a long document's
+    cleaned text never exists all at once (the pool's feeder blocks while the workers are busy)."""
+    passages = document.passages
+    for first in range(0, len(passages), passages_per_batch):
+        part = passages[first:first + passages_per_batch]
+        yield len(part), [(clean_for_nlp(piece), (p.index, p.start + offset))
+                          for p in part for offset, piece in chunks(p.text, MAX_CHUNK_CHARS)]
 
 
 def annotate_document(document: Document, nlp, *, batch_size: int = 64, n_process: int = 1,
@@ -254,16 +251,15 @@ def annotate_document(document: Document, nlp, *, batch_size: int = 64, n_proces
         import multiprocessing
 
         with multiprocessing.get_context("fork").Pool(n_process, _init_worker, (nlp,)) as pool:
-            parts = pool.imap(_extract_on_worker, [(units, batch_size) for units in batches])
-            for units, part in zip(batches, parts):
+            for count, part in pool.imap(_extract_on_worker, ((units, batch_size, count) for count, units in batches)):
                 _append(raw, part)
                 if progress:
-                    progress(len({passage for _, (passage, _) in units}))
+                    progress(count)
     else:
-        for units in batches:
+        for count, units in batches:
             _append(raw, _extract_all(nlp, units, batch_size))
             if progress:
-                progress(len({passage for _, (passage, _) in units}))
+                progress(count)
     _propagate_names(raw)
     _apply_name_evidence(document, raw)
     narration = _detect_narration(document)
