@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SHARED ?= ../shared
 
-.PHONY: setup demo test test-all browser bench eval clean
+.PHONY: setup demo test test-slow test-all browser bench eval clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PY) >/dev/null 2>&1 || { echo "needs $(PY) (set PY=python3 to use another interpreter)"; exit 1; }
@@ -27,6 +27,10 @@ demo: $(STAMP)
 
 test: $(STAMP) browser
 	BEYONDFIND_SHARED=$(SHARED) $(BIN)/python -m pytest -q -m "not slow"
+
+# the slow tests alone (CI runs them after `make test`): `beyondfind nlp train` end to end, ~3 min
+test-slow: $(STAMP) browser
+	BEYONDFIND_SHARED=$(SHARED) $(BIN)/python -m pytest -q -m slow
 
 test-all: $(STAMP) browser
 	BEYONDFIND_SHARED=$(SHARED) $(BIN)/python -m pytest -q

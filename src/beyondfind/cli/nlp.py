@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .common import add_nlp_option
+from .common import add_nlp_option, positive_int
 
 DEFAULT_DATA = Path("../shared/data")
 
@@ -16,7 +16,8 @@ def add_parsers(sub) -> None:
     t.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the shared data directory")
     t.add_argument("--build", type=Path, default=Path("build/nlp"), help="working directory for corpora and logs")
     t.add_argument("--output", type=Path, default=None, help="where to write the pipeline (default: the package)")
-    t.add_argument("--max-steps", type=int, default=5000)
+    t.add_argument("--max-steps", type=positive_int, default=None,
+                   help="training steps of each half (default: those of the shipped pipeline)")
     t.set_defaults(func=run_train)
     e = s.add_parser("evaluate", help="NER, POS/UAS/LAS and pronoun-resolution scores on held-out data")
     e.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -40,7 +41,8 @@ def run_train(args) -> int:
     from ..nlp.training.train import SHIPPED_MODEL_DIR, TrainSettings, train_pipeline
 
     _check_data(args.data)
-    out = train_pipeline(TrainSettings(args.data, args.build, args.output or SHIPPED_MODEL_DIR, args.max_steps))
+    out = train_pipeline(TrainSettings(args.data, args.build, args.output or SHIPPED_MODEL_DIR,
+                                               args.max_steps or TrainSettings.max_steps))
     print(f"pipeline written to {out}")
     return 0
 
