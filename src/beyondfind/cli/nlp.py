@@ -42,7 +42,7 @@ def run_train(args) -> int:
 
     _check_data(args.data)
     out = train_pipeline(TrainSettings(args.data, args.build, args.output or SHIPPED_MODEL_DIR,
-                                               args.max_steps or TrainSettings.max_steps))
+                                       args.max_steps or TrainSettings.max_steps))
     print(f"pipeline written to {out}")
     return 0
 

@@ -223,8 +223,13 @@ def _init_worker(nlp) -> None:
 
 
 def _extract_on_worker(task: tuple[list, int, int]) -> tuple[int, _Raw]:
+    return _extract_task(_worker_nlp, task)
+
+
+def _extract_task(nlp, task: tuple[list, int, int]) -> tuple[int, _Raw]:
+    """(passages in the batch, their records) for one batch ``(units, batch_size, passages)``."""
     units, batch_size, count = task
-    return count, _extract_all(_worker_nlp, units, batch_size)
+    return count, _extract_all(nlp, units, batch_size)
 
 
 def _batches(document: Document, passages_per_batch: int) -> Iterator[tuple[int, list]]:
@@ -246,20 +251,21 @@ def annotate_document(document: Document, nlp, *, batch_size: int = 64, n_proces
     processes (only from a single-threaded caller: forking a threaded process can deadlock).
     """
     raw = _Raw([], [], [], [], [], [])
-    batches = _batches(document, passages_per_batch)
+    tasks = ((units, batch_size, count) for count, units in _batches(document, passages_per_batch))
+
+    def collect(parts) -> None:
+        for count, part in parts:
+            _append(raw, part)
+            if progress:
+                progress(count)
+
     if n_process > 1:
         import multiprocessing
 
         with multiprocessing.get_context("fork").Pool(n_process, _init_worker, (nlp,)) as pool:
-            for count, part in pool.imap(_extract_on_worker, ((units, batch_size, count) for count, units in batches)):
-                _append(raw, part)
-                if progress:
-                    progress(count)
+            collect(pool.imap(_extract_on_worker, tasks))
     else:
-        for count, units in batches:
-            _append(raw, _extract_all(nlp, units, batch_size))
-            if progress:
-                progress(count)
+        collect(_extract_task(nlp, task) for task in tasks)
     _propagate_names(raw)
     _apply_name_evidence(document, raw)
     narration = _detect_narration(document)

@@ -63,8 +63,9 @@ def _proper(tok, sentence_start: bool, next_tok=None, known: frozenset[str] = fr
     if not sentence_start:
         return tok.pos_ in ("PROPN", "NOUN", "ADJ", "VERB", "X") or (tok.pos_ == "NUM" and tok.i > 0 and
                                                                      _proper(tok.doc[tok.i - 1], False))
-    # a capital at a sentence start proves little: the parser must call it a proper noun, or it
-    # must begin a longer name ("General Motors cut…", "United Airlines said…")
+    # a capital at a sentence start proves little: the parser must call it a proper noun, the
+    # article must use the word as a name mid-sentence (``known``), or it must begin a longer name
+    # ("General Motors cut…", "United Airlines said…")
     if tok.pos_ == "PROPN" or text in known:
         return True
     if next_tok is None:
