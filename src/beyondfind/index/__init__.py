@@ -6,8 +6,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..documents import Document, load_document
-from .annotate import ANNOTATOR_VERSION, annotate_document
+from .annotate import ANNOTATOR_VERSION, annotate_document, annotate_into
 from .book import IndexedBook
+from .spool import RecordSpool
 from .store import DocumentInfo, Library, default_library_path
 
 __all__ = ["IndexedBook", "DocumentInfo", "Library", "annotate_document", "default_library_path", "index_document", "up_to_date"]
@@ -39,5 +40,6 @@ def index_document(library: Library, source: str | Path | Document, nlp_loader: 
         return known.id, False
     progress = progress_factory(len(document.passages), document.name) if progress_factory else None
     n_process = processes if len(document.passages) >= MIN_PASSAGES_FOR_PROCESSES else 1
-    annotations = annotate_document(document, nlp_loader(), n_process=n_process, progress=progress)
-    return library.store(document, annotations), True
+    with RecordSpool() as spool:   # the records wait on disk, not in memory, until they are stored
+        annotations = annotate_into(spool, document, nlp_loader(), n_process=n_process, progress=progress)
+        return library.store(document, annotations), True

@@ -2,13 +2,16 @@
 passages (long ones in chunks), then resolve book-level structure the per-passage pipeline cannot
 see: names propagated to untagged occurrences, pronoun anaphora across passage boundaries, and the
 first-person narrator.
+
+The records go to a :class:`~beyondfind.index.spool.RecordSpool` batch by batch and the book-level
+passes work on it (counts in SQL, one stream over names and pronouns), so the process that indexes
+a long document holds its text but not its records.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from array import array
+from collections.abc import Callable, Iterable, Iterator
 from sys import intern   # labels, lemmas, pronouns and keys repeat: spaCy hands out a new string each time
 
 from ..documents import Document
@@ -21,37 +24,18 @@ from ..nlp.names import (FIRST_PERSON_PRONOUNS, STRIP_HONORIFICS, THIRD_PERSON_P
                          parse_name, pronoun_gender)
 from ..nlp.text import chunks, clean_for_nlp
 from .records import Annotations, Description, Mention, Pronoun, Sentence, Verb
+from .spool import Batch, Candidate, RecordSpool, SpooledAnnotations
 
 MAX_CHUNK_CHARS = 10_000
+BATCHES_PER_WORKER = 10
+"""A forked annotator is replaced by a fresh fork of the parent after this many batches: a worker's
+memory grows with the text it has seen (spaCy's vocabulary, the allocator's arenas), and the parent
+holds no records (they are spooled), so a fresh fork starts small."""
 NAME_LABELS = frozenset({"PER", "LOC", "GPE", "FAC", "ORG", "VEH"})
 ANNOTATOR_VERSION = 8  # bump when annotation changes meaning: older documents are re-annotated
 
 
-@dataclass(slots=True)
-class _Candidate:
-    """A capitalised token not inside a name: a place where a known name may have been missed."""
-
-    passage: int
-    sentence: int
-    start: int
-    end: int
-    text: str
-    sent_start: bool
-    is_subject: bool
-    in_quote: bool
-
-
-@dataclass
-class _Raw:
-    sentences: list[Sentence]
-    mentions: list[Mention]
-    pronouns: list[Pronoun]
-    verbs: list[Verb]
-    candidates: list[_Candidate]
-    descriptions: list[Description]
-
-
-def _extract(doc, passage: int, base: int, raw: _Raw) -> None:
+def _extract(doc, passage: int, base: int, raw: Batch) -> None:
     sent_base = len(raw.sentences)
     sent_of = [0] * len(doc)
     for k, sent in enumerate(doc.sents):
@@ -91,42 +75,34 @@ def _extract(doc, passage: int, base: int, raw: _Raw) -> None:
         elif tok.pos_ in ("VERB",) and tok.lemma_:
             raw.verbs.append(Verb(passage, sent_of[tok.i], intern(tok.lemma_.lower())))
         if not covered[tok.i] and tok.text[:1].isupper() and tok.text.isalpha() and low not in NOT_NAMES:
-            raw.candidates.append(_Candidate(passage, sent_of[tok.i], base + tok.idx, base + tok.idx + len(tok),
+            raw.candidates.append(Candidate(passage, sent_of[tok.i], base + tok.idx, base + tok.idx + len(tok),
                                              tok.text, tok.is_sent_start or (tok.i > 0 and doc[tok.i - 1].text in "“\"‘"),
                                              tok.dep_ in SUBJECT_DEPS, qmask[tok.i]))
 
 
-def _add_description(raw: _Raw, span, passage: int, base: int) -> None:
+def _add_description(raw: Batch, span, passage: int, base: int) -> None:
     kinds = description_kinds(span)
     if kinds:
         raw.descriptions.append(Description(passage, base + span.start_char, kinds))
 
 
-def _add_name(raw: _Raw, span, label: str, passage: int, base: int, sent_of, qmask) -> None:
+def _add_name(raw: Batch, span, label: str, passage: int, base: int, sent_of, qmask) -> None:
     name = span._.name
     raw.mentions.append(Mention(len(raw.mentions), passage, sent_of[span.start], base + span.start_char,
                                 base + span.end_char, span.text, intern(label), True, intern(name.key),
                                 name.honorific and intern(name.honorific), is_subject(span), qmask[span.start]))
 
 
-def _propagate_names(raw: _Raw) -> None:
+def _propagate_names(spool: RecordSpool) -> None:
     """Capitalised runs missed by NER become PER mentions when the book's PER names include them.
 
     A run qualifies when its name key was tagged PER at least twice elsewhere, or when it follows an
     honorific; sentence-initial single words must be known PER names of at least 3 mentions.
     """
-    per_counts = Counter(m.key for m in raw.mentions if m.is_name and m.label == "PER")
-    other = Counter(m.key for m in raw.mentions if m.is_name and m.label != "PER")
+    per_counts, other = spool.key_counts(per=True), spool.key_counts(per=False)
     known = {k for k, c in per_counts.items() if c >= 2 and c > other.get(k, 0)}
-    cands = raw.candidates
-    i = 0
     added = []
-    while i < len(cands):
-        j = i + 1
-        while (j < len(cands) and cands[j].sentence == cands[i].sentence
-               and 0 < cands[j].start - cands[j - 1].end <= 2):
-            j += 1
-        run = cands[i:j]
+    for run in _runs(spool.candidates()):
         text = " ".join(c.text for c in run)
         words = [c.text.lower() for c in run]
         while words and words[0] in STRIP_HONORIFICS and len(words) > 1:
@@ -139,27 +115,36 @@ def _propagate_names(raw: _Raw) -> None:
             added.append(Mention(0, run[0].passage, run[0].sentence, run[0].start, run[-1].end, text, "PER", True,
                                  name.key, name.honorific, any(c.is_subject for c in run), run[0].in_quote,
                                  "propagated"))
-        i = j
     if added:
-        merged = sorted(raw.mentions + added, key=lambda m: (m.start, -m.end))
-        raw.mentions = [replace(m, id=k) for k, m in enumerate(merged)]
+        spool.insert_mentions(added)
 
 
-def _apply_name_evidence(document: Document, raw: _Raw) -> None:
+def _runs(candidates: Iterable[Candidate]) -> Iterator[list[Candidate]]:
+    """Consecutive capitalised tokens of one sentence (at most two characters apart), in order."""
+    run: list[Candidate] = []
+    for c in candidates:
+        if run and not (c.sentence == run[-1].sentence and 0 < c.start - run[-1].end <= 2):
+            yield run
+            run = []
+        run.append(c)
+    if run:
+        yield run
+
+
+def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
     """Book-level consistency (:mod:`beyondfind.nlp.name_evidence`): never-names and common words
     stop being names; one-word "persons" the book treats as places become LOC."""
     evidence = NameEvidence(document.text)
-    per = Counter(m.key for m in raw.mentions if m.is_name and m.label == "PER")
-    out = []
-    for m in raw.mentions:
-        if m.is_name:
-            single = " " not in m.key and m.honorific is None
-            if never_a_name(m.key) or (single and evidence.common_word(m.key)):
-                m = replace(m, is_name=False)
-            elif single and m.label == "PER" and per[m.key] and evidence.place_like(m.key):
-                m = replace(m, label="LOC")
-        out.append(m)
-    raw.mentions = out
+    per = spool.key_counts(per=True)
+    unnamed, places = [], []
+    for key, honorific, label in spool.name_forms():
+        single = " " not in key and not honorific
+        if never_a_name(key) or (single and evidence.common_word(key)):
+            unnamed.append((key, honorific, label))
+        elif single and label == "PER" and per[key] and evidence.place_like(key):
+            places.append((key, honorific, label))
+    spool.unname(unnamed)
+    spool.relabel(places, "LOC")
 
 
 def _detect_narration(document: Document) -> Narration:
@@ -168,47 +153,35 @@ def _detect_narration(document: Document) -> Narration:
     return detect_narrator([p.text for p in passages], [p.chapter for p in passages], front, document.title)
 
 
-def _resolve(raw: _Raw, narrator: str | None) -> None:
-    names = [m for m in raw.mentions if m.is_name and m.label == "PER"]
-    name_items = [anaphora.NameItem(m.start, m.sentence, name_gender(parse_name(m.text)), m.is_subject, m.in_quote)
-                  for m in names]
-    third = [p for p in raw.pronouns if p.person == 3]
-    items = [anaphora.PronounItem(p.start, p.sentence, p.gender, p.text, p.in_quote) for p in third]
-    links = dict(zip((p.id for p in third), anaphora.resolve_pronouns(name_items, items)))
-    out = []
-    for p in raw.pronouns:
-        if p.person == 3 and links.get(p.id) is not None:
-            p = replace(p, antecedent=names[links[p.id]].id)
-        elif p.person == 1 and narrator and not p.in_quote:
-            p = replace(p, narrator=True)
-        out.append(p)
-    raw.pronouns = out
+def _resolve(spool: RecordSpool, narrator: str | None) -> None:
+    """Third-person pronouns linked to PER names across the whole book (one pass over both, in
+    reading order: :func:`~beyondfind.nlp.anaphora.iter_links`); first-person pronouns outside
+    quotes are the narrator's when the book has one."""
+    name_ids = array("q")   # the i-th PER name's mention id: links name a position among the names
+
+    def names() -> Iterator[anaphora.NameItem]:
+        for mention_id, start, sentence, text, subject, quote in spool.person_names():
+            name_ids.append(mention_id)
+            yield anaphora.NameItem(start, sentence, name_gender(parse_name(text)), subject, quote)
+
+    pronoun_ids = array("q")
+
+    def pronouns() -> Iterator[anaphora.PronounItem]:
+        for pronoun_id, start, sentence, gender, text, quote in spool.third_person_pronouns():
+            pronoun_ids.append(pronoun_id)
+            yield anaphora.PronounItem(start, sentence, gender, text, quote)
+
+    links = ((pronoun_ids[k], name_ids[ante]) for k, ante in enumerate(anaphora.iter_links(names(), pronouns()))
+             if ante is not None)
+    spool.link_pronouns(links, narrator=bool(narrator))
 
 
-def _extract_all(nlp, units, batch_size: int) -> _Raw:
+def _extract_all(nlp, units, batch_size: int) -> Batch:
     """Run the pipeline over ``units`` and extract their records (ids counted from 0)."""
-    raw = _Raw([], [], [], [], [], [])
+    raw = Batch.empty()
     for doc, (passage, base) in nlp.pipe(units, as_tuples=True, batch_size=batch_size):
         _extract(doc, passage, base, raw)
     return raw
-
-
-def _append(raw: _Raw, part: _Raw) -> None:
-    """Append a batch's records to ``raw``, shifting the batch's sentence, mention and pronoun ids."""
-    s0, m0, p0 = len(raw.sentences), len(raw.mentions), len(raw.pronouns)
-    if not (s0 or m0 or p0):
-        raw.sentences, raw.mentions, raw.pronouns = part.sentences, part.mentions, part.pronouns
-        raw.verbs, raw.candidates, raw.descriptions = part.verbs, part.candidates, part.descriptions
-        return
-    raw.sentences += [Sentence(s.index + s0, s.passage, s.start, s.end) for s in part.sentences]
-    raw.mentions += [replace(m, id=m.id + m0, sentence=m.sentence + s0, label=intern(m.label), key=intern(m.key))
-                     for m in part.mentions]
-    raw.pronouns += [replace(p, id=p.id + p0, sentence=p.sentence + s0, text=intern(p.text)) for p in part.pronouns]
-    raw.verbs += [Verb(v.passage, v.sentence + s0, intern(v.lemma)) for v in part.verbs]
-    for c in part.candidates:
-        c.sentence += s0
-    raw.candidates += part.candidates
-    raw.descriptions += part.descriptions
 
 
 # Worker processes (forked) run the pipeline *and* the extraction, so only compact records travel
@@ -222,11 +195,11 @@ def _init_worker(nlp) -> None:
     _worker_nlp = nlp
 
 
-def _extract_on_worker(task: tuple[list, int, int]) -> tuple[int, _Raw]:
+def _extract_on_worker(task: tuple[list, int, int]) -> tuple[int, Batch]:
     return _extract_task(_worker_nlp, task)
 
 
-def _extract_task(nlp, task: tuple[list, int, int]) -> tuple[int, _Raw]:
+def _extract_task(nlp, task: tuple[list, int, int]) -> tuple[int, Batch]:
     """(passages in the batch, their records) for one batch ``(units, batch_size, passages)``."""
     units, batch_size, count = task
     return count, _extract_all(nlp, units, batch_size)
@@ -245,33 +218,43 @@ def _batches(document: Document, passages_per_batch: int) -> Iterator[tuple[int,
 def annotate_document(document: Document, nlp, *, batch_size: int = 64, n_process: int = 1,
                       progress: Callable[[int], None] | None = None,
                       passages_per_batch: int = 100) -> Annotations:
-    """All annotations of ``document``; ``progress(n)`` is called with the number of passages done.
+    """All annotations of ``document`` in memory (:func:`annotate_into` with a spool of its own)."""
+    with RecordSpool() as spool:
+        return annotate_into(spool, document, nlp, batch_size=batch_size, n_process=n_process, progress=progress,
+                             passages_per_batch=passages_per_batch).materialise()
+
+
+def annotate_into(spool: RecordSpool, document: Document, nlp, *, batch_size: int = 64, n_process: int = 1,
+                  progress: Callable[[int], None] | None = None,
+                  passages_per_batch: int = 100) -> SpooledAnnotations:
+    """Annotate ``document`` into ``spool`` (empty): the pipeline's records batch by batch, then the
+    book-level passes over them. ``progress(n)`` is called with the number of passages done.
 
     ``n_process`` > 1 annotates batches of ``passages_per_batch`` passages in that many forked
-    processes (only from a single-threaded caller: forking a threaded process can deadlock).
+    processes (only from a single-threaded caller: forking a threaded process can deadlock); each
+    is replaced by a fresh fork after :data:`BATCHES_PER_WORKER` batches.
     """
-    raw = _Raw([], [], [], [], [], [])
     tasks = ((units, batch_size, count) for count, units in _batches(document, passages_per_batch))
 
     def collect(parts) -> None:
         for count, part in parts:
-            _append(raw, part)
+            spool.add(part)
             if progress:
                 progress(count)
 
     if n_process > 1:
         import multiprocessing
 
-        with multiprocessing.get_context("fork").Pool(n_process, _init_worker, (nlp,)) as pool:
+        with multiprocessing.get_context("fork").Pool(n_process, _init_worker, (nlp,),
+                                                      maxtasksperchild=BATCHES_PER_WORKER) as pool:
             collect(pool.imap(_extract_on_worker, tasks))
     else:
         collect(_extract_task(nlp, task) for task in tasks)
-    _propagate_names(raw)
-    _apply_name_evidence(document, raw)
+    _propagate_names(spool)
+    _apply_name_evidence(document, spool)
     narration = _detect_narration(document)
-    _resolve(raw, narration.narrator)
-    return Annotations(tuple(raw.sentences), tuple(raw.mentions), tuple(raw.pronouns), tuple(raw.verbs),
-                       narration.narrator, pipeline_id(nlp), narration.narrators, tuple(raw.descriptions))
+    _resolve(spool, narration.narrator)
+    return spool.annotations(narration.narrator, pipeline_id(nlp), narration.narrators)
 
 
 def pipeline_id(nlp) -> str:

@@ -6,6 +6,7 @@ about a third of the memory of one with a ``__dict__`` (a 5 MB text is annotated
 from __future__ import annotations
 
 from dataclasses import dataclass
+from sys import intern   # labels, keys and lemmas repeat: one string object each
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,3 +83,37 @@ class Annotations:
     pipeline: str
     narrators: tuple[str, ...] = ()   # several narrators (letters, diaries, a frame story): no single one
     descriptions: tuple[Description, ...] = ()
+
+
+# Columns of each record as the library and the indexing spool store them, and the records read back.
+SENTENCE_COLUMNS = 'idx, passage, start, "end"'
+MENTION_COLUMNS = 'id, passage, sentence, start, "end", text, label, is_name, key, honorific, is_subject, in_quote, source'
+PRONOUN_COLUMNS = 'id, passage, sentence, start, "end", text, person, gender, in_quote, antecedent, narrator'
+VERB_COLUMNS = "passage, sentence, lemma"
+DESCRIPTION_COLUMNS = "passage, start, kinds"
+
+
+def mention_row(m: Mention) -> tuple:
+    return (m.id, m.passage, m.sentence, m.start, m.end, m.text, m.label, int(m.is_name), m.key, m.honorific,
+            int(m.is_subject), int(m.in_quote), m.source)
+
+
+def pronoun_row(p: Pronoun) -> tuple:
+    return (p.id, p.passage, p.sentence, p.start, p.end, p.text, p.person, p.gender, int(p.in_quote),
+            p.antecedent, int(p.narrator))
+
+
+def mention_from_row(row) -> Mention:
+    i, p, s, a, b, t, label, is_name, key, honorific, subject, quote, source = row
+    return Mention(i, p, s, a, b, t, intern(label), bool(is_name), intern(key), honorific, bool(subject),
+                   bool(quote), intern(source))
+
+
+def pronoun_from_row(row) -> Pronoun:
+    i, p, s, a, b, t, person, gender, quote, antecedent, narrator = row
+    return Pronoun(i, p, s, a, b, intern(t), person, gender and intern(gender), bool(quote), antecedent,
+                   bool(narrator))
+
+
+def verb_from_row(row) -> Verb:
+    return Verb(row[0], row[1], intern(row[2]))

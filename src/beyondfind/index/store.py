@@ -7,14 +7,16 @@ as it was; the next run indexes the document again from the start.
 from __future__ import annotations
 
 import sqlite3
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from .. import BeyondfindError, NotFoundError, validate
 from ..documents import Document, Passage
 from ..sqlite import connect, create_schema, write_transaction
-from .records import Annotations, Description, Mention, Pronoun, Sentence, Verb
+from .records import (DESCRIPTION_COLUMNS, MENTION_COLUMNS, PRONOUN_COLUMNS, SENTENCE_COLUMNS, VERB_COLUMNS,
+                      Annotations, Description, Sentence, mention_from_row, mention_row, pronoun_from_row,
+                      pronoun_row, verb_from_row)
+from .spool import SpooledAnnotations
 
 SCHEMA_VERSION = 2   # 2: a document is its bytes *and* its format (the same bytes as .txt and .html differ)
 NARRATOR_SEPARATOR = "|"
@@ -145,7 +147,7 @@ class Library:
         row = (conn or self.conn).execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
         return int(row[0]) if row else 0
 
-    def store(self, document: Document, ann: Annotations) -> int:
+    def store(self, document: Document, ann: Annotations | SpooledAnnotations) -> int:
         """Store ``document`` with its annotations in one transaction; returns its id. If another
         process stored the same content meanwhile, its copy is kept and its id returned. Rows are
         generated as SQLite takes them, never built as lists (a long book has ~10⁶ of them)."""
@@ -167,11 +169,9 @@ class Library:
             c.executemany("INSERT INTO sentences VALUES (?, ?, ?, ?, ?)",
                           ((doc_id, s.index, s.passage, s.start, s.end) for s in ann.sentences))
             c.executemany("INSERT INTO mentions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                          ((doc_id, m.id, m.passage, m.sentence, m.start, m.end, m.text, m.label, int(m.is_name),
-                            m.key, m.honorific, int(m.is_subject), int(m.in_quote), m.source) for m in ann.mentions))
+                          ((doc_id, *mention_row(m)) for m in ann.mentions))
             c.executemany("INSERT INTO pronouns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                          ((doc_id, p.id, p.passage, p.sentence, p.start, p.end, p.text, p.person, p.gender,
-                            int(p.in_quote), p.antecedent, int(p.narrator)) for p in ann.pronouns))
+                          ((doc_id, *pronoun_row(p)) for p in ann.pronouns))
             c.executemany("INSERT INTO verbs VALUES (?, ?, ?, ?)",
                           ((doc_id, v.passage, v.sentence, v.lemma) for v in ann.verbs))
             c.executemany("INSERT INTO descriptions VALUES (?, ?, ?, ?)",
@@ -190,20 +190,15 @@ class Library:
         passages = tuple(Passage(i, s, e, text[s:e], ch) for i, s, e, ch in
                          q('SELECT idx, start, "end", chapter FROM passages WHERE doc_id = ? ORDER BY idx', (doc_id,)))
         sentences = tuple(Sentence(*r) for r in
-                          q('SELECT idx, passage, start, "end" FROM sentences WHERE doc_id = ? ORDER BY idx', (doc_id,)))
-        intern = sys.intern   # labels, keys and lemmas repeat: one string object each
-        mentions = tuple(Mention(i, p, s, a, b, t, intern(lab), bool(isn), intern(k), h, bool(sub), bool(iq), intern(src))
-                         for i, p, s, a, b, t, lab, isn, k, h, sub, iq, src in
-                         q('SELECT id, passage, sentence, start, "end", text, label, is_name, key, honorific, '
-                           'is_subject, in_quote, source FROM mentions WHERE doc_id = ? ORDER BY id', (doc_id,)))
-        pronouns = tuple(Pronoun(i, p, s, a, b, intern(t), per, g and intern(g), bool(iq), ante, bool(nar))
-                         for i, p, s, a, b, t, per, g, iq, ante, nar in
-                         q('SELECT id, passage, sentence, start, "end", text, person, gender, in_quote, antecedent, '
-                           'narrator FROM pronouns WHERE doc_id = ? ORDER BY id', (doc_id,)))
-        verbs = tuple(Verb(p, s, intern(lemma)) for p, s, lemma in
-                      q("SELECT passage, sentence, lemma FROM verbs WHERE doc_id = ? ORDER BY rowid", (doc_id,)))
-        descriptions = tuple(Description(*r) for r in
-                             q("SELECT passage, start, kinds FROM descriptions WHERE doc_id = ? ORDER BY rowid", (doc_id,)))
+                          q(f"SELECT {SENTENCE_COLUMNS} FROM sentences WHERE doc_id = ? ORDER BY idx", (doc_id,)))
+        mentions = tuple(map(mention_from_row, q(f"SELECT {MENTION_COLUMNS} FROM mentions WHERE doc_id = ? "
+                                                 "ORDER BY id", (doc_id,))))
+        pronouns = tuple(map(pronoun_from_row, q(f"SELECT {PRONOUN_COLUMNS} FROM pronouns WHERE doc_id = ? "
+                                                 "ORDER BY id", (doc_id,))))
+        verbs = tuple(map(verb_from_row, q(f"SELECT {VERB_COLUMNS} FROM verbs WHERE doc_id = ? ORDER BY rowid",
+                                           (doc_id,))))
+        descriptions = tuple(Description(*r) for r in q(f"SELECT {DESCRIPTION_COLUMNS} FROM descriptions "
+                                                        "WHERE doc_id = ? ORDER BY rowid", (doc_id,)))
         document = Document(name, fmt, text, passages, sha, title)
         return document, Annotations(sentences, mentions, pronouns, verbs, narrator, pipeline,
                                      tuple(n for n in narrators.split(NARRATOR_SEPARATOR) if n), descriptions)

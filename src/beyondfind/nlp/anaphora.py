@@ -18,7 +18,8 @@ The function works on plain records so the same code serves a single spaCy Doc (
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 REFLEXIVES = frozenset({"himself", "herself"})
@@ -58,19 +59,34 @@ def resolve_pronouns(names: Sequence[NameItem], pronouns: Sequence[PronounItem],
 
     ``names`` and ``pronouns`` must each be sorted by ``order``.
     """
-    result: list[int | None] = []
+    return list(iter_links(names, pronouns, settings))
+
+
+def iter_links(names: Iterable[NameItem], pronouns: Iterable[PronounItem],
+               settings: AnaphoraSettings = AnaphoraSettings()) -> Iterator[int | None]:
+    """:func:`resolve_pronouns` as a stream: reads both inputs once, in order, and keeps only the
+    names of the current window, so a whole book's names never have to be in memory at once."""
+    names = iter(names)
+    window_names: deque[tuple[int, NameItem]] = deque()   # (index, name), oldest first
+    pending: tuple[int, NameItem] | None = None          # the next name, read but not yet preceding
+    read = 0
     last_link: dict[str, tuple[int, int]] = {}  # gender → (sentence, antecedent) of the last link
-    lo = 0
-    hi = 0
     for p in pronouns:
-        while hi < len(names) and names[hi].order < p.order:
-            hi += 1
+        while True:
+            if pending is None:
+                nxt = next(names, None)
+                if nxt is None:
+                    break
+                pending, read = (read, nxt), read + 1
+            if pending[1].order >= p.order:
+                break
+            window_names.append(pending)
+            pending = None
         window = 0 if p.word.lower() in REFLEXIVES else settings.window
-        while lo < hi and names[lo].sentence < p.sentence - window:
-            lo += 1
+        while window_names and window_names[0][1].sentence < p.sentence - window:
+            window_names.popleft()
         best, best_score = None, float("-inf")
-        for i in range(hi - 1, lo - 1, -1):  # most recent first: ties keep the most recent
-            n = names[i]
+        for i, n in reversed(window_names):  # most recent first: ties keep the most recent
             if n.gender is not None and n.gender != p.gender:
                 continue
             score = (settings.gender_bonus if n.gender == p.gender else 0.0) \
@@ -85,5 +101,4 @@ def resolve_pronouns(names: Sequence[NameItem], pronouns: Sequence[PronounItem],
                 best = ante
         if best is not None:
             last_link[p.gender] = (p.sentence, best)
-        result.append(best)
-    return result
+        yield best

@@ -1,0 +1,87 @@
+"""Indexing spools a document's records to a scratch SQLite file instead of holding them in memory:
+batches are appended with their ids shifted, added mentions are numbered in reading order, the
+book-level pronoun pass streams, and the scratch file never outlives indexing."""
+
+import tempfile
+
+import pytest
+
+from beyondfind.index import Library, index_document
+from beyondfind.index.records import Mention, Pronoun, Sentence, Verb
+from beyondfind.index.spool import Batch, Candidate, RecordSpool
+from beyondfind.nlp import anaphora
+
+
+def _batch(passage: int, start: int) -> Batch:
+    """Two sentences, a name in the second, a pronoun in the first (ids from 0, as a worker sends them)."""
+    return Batch(
+        [Sentence(0, passage, start, start + 10), Sentence(1, passage, start + 11, start + 20)],
+        [Mention(0, passage, 1, start + 12, start + 16, "Jane", "PER", True, "jane", None, True, False)],
+        [Pronoun(0, passage, 0, start + 2, start + 5, "she", 3, "female", False)],
+        [Verb(passage, 1, "smile")],
+        [Candidate(passage, 0, start, start + 1, "A", True, False, False)],
+        [])
+
+
+def test_batches_are_appended_with_ids_shifted(tmp_path):
+    with RecordSpool(tmp_path) as spool:
+        spool.add(_batch(0, 0))
+        spool.add(_batch(1, 100))
+        ann = spool.annotations(None, "test", ()).materialise()
+    assert [s.index for s in ann.sentences] == [0, 1, 2, 3]
+    assert [(m.id, m.sentence, m.start) for m in ann.mentions] == [(0, 1, 12), (1, 3, 112)]
+    assert [(p.id, p.sentence) for p in ann.pronouns] == [(0, 0), (1, 2)]
+    assert [v.sentence for v in ann.verbs] == [1, 3]
+
+
+def test_added_mentions_are_numbered_in_reading_order(tmp_path):
+    with RecordSpool(tmp_path) as spool:
+        spool.add(_batch(0, 0))
+        spool.add(_batch(1, 100))
+        late = Mention(99, 0, 0, 3, 7, "Tom", "PER", True, "tom", None, False, False, "propagated")
+        spool.insert_mentions([late])
+        ann = spool.annotations(None, "test", ()).materialise()
+    assert [(m.id, m.text, m.source) for m in ann.mentions] == [
+        (0, "Tom", "propagated"), (1, "Jane", "ner"), (2, "Jane", "ner")]
+
+
+def test_scratch_file_is_removed_when_indexing_fails(tmp_path, nlp, monkeypatch):
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    book = tmp_path / "b.txt"
+    book.write_text("Mary Jane smiled.\n\nShe was happy.\n")
+
+    class Boom:
+        meta = nlp.meta
+
+        def pipe(self, *a, **k):
+            raise RuntimeError("pipeline failed")
+            yield
+
+    with Library(tmp_path / "lib.sqlite") as lib:
+        with pytest.raises(RuntimeError):
+            index_document(lib, book, lambda: Boom())
+        assert list(scratch.iterdir()) == []
+        doc_id, new = index_document(lib, book, lambda: nlp)
+        assert new and list(scratch.iterdir()) == []
+        _doc, ann = lib.load(doc_id)
+    she = next(p for p in ann.pronouns if p.text == "She")
+    assert ann.mentions[she.antecedent].text == "Mary Jane"
+
+
+def test_pronoun_links_stream_through_the_names():
+    """The book-level pass reads names only as far as the pronouns need (a window, not the book)."""
+    read = []
+
+    def names():
+        for k in range(1000):
+            read.append(k)
+            yield anaphora.NameItem(order=10 * k, sentence=k, gender="female", is_subject=True, in_quote=False)
+
+    pronouns = (anaphora.PronounItem(order=10 * k + 5, sentence=k, gender="female", word="she", in_quote=False)
+                for k in range(1000))
+    links = anaphora.iter_links(names(), pronouns)
+    assert next(links) == 0 and len(read) <= 2
+    rest = list(links)
+    assert rest == list(range(1, 1000))
