@@ -89,8 +89,14 @@ def test_every_method_and_options(huck):
     before = 330_000
     res = rank_passages(huck, "Mary Jane", "lrm", top=20, before=before)
     assert res and all(r.end <= before for r in res)
-    explained = rank_passages(huck, "Mary Jane", "lrm", top=1, explain=True)[0].explain
-    assert {"EF", "CR", "g", "names"} <= set(explained) and explained["names"]
+    top = rank_passages(huck, "Mary Jane", "lrm", top=1, explain=True)[0]
+    explained = top.explain
+    # the evidence LRM counted: her name, or pronouns resolved to her (Huck's "she had more sand in
+    # her than any girl I ever see" passage names her nowhere), all inside the passage
+    assert {"EF", "CR", "g", "names", "pronouns"} <= set(explained)
+    evidence = explained["names"] + explained["pronouns"]
+    assert evidence and all(top.start <= e[0] < e[1] <= top.end for e in evidence)
+    assert explained["CR"] == len(explained["pronouns"])
     ldm = rank_passages(huck, "Mary Jane", "ldm", top=1, explain=True)[0].explain
     assert ldm["reasons"] and all(r["description"] for r in ldm["reasons"])
 

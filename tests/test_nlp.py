@@ -72,6 +72,32 @@ def test_no_name_no_link_and_chain_continues():
     assert anaphora.resolve_pronouns(items, prons) == [0, 0]  # the second continues the first's chain
 
 
+def test_the_chain_keeps_its_character_when_another_is_named_in_passing():
+    """"Mrs. Hall … she. … she … Millie, her maid … . She …": the narration's "she" is still Mrs. Hall
+    (the chain of the previous sentence), not the maid named there as a non-subject."""
+    names = [anaphora.NameItem(0, 0, "female", True, False), anaphora.NameItem(25, 5, "female", False, False)]
+    prons = [anaphora.PronounItem(10, 2, "female", "she", False), anaphora.PronounItem(20, 5, "female", "she", False),
+             anaphora.PronounItem(35, 6, "female", "She", False)]
+    assert anaphora.resolve_pronouns(names, prons) == [0, 0, 0]
+    # without the chain's bonus the nearer name wins, as before
+    assert anaphora.resolve_pronouns(names, prons, anaphora.AnaphoraSettings(chain_bonus=-10)) == [0, 0, 1]
+    # a new subject in the pronoun's sentence still takes over the chain
+    names[1] = anaphora.NameItem(25, 5, "female", True, False)
+    assert anaphora.resolve_pronouns(names, prons)[2] == 1
+
+
+def test_a_name_in_apposition_to_the_subject_is_a_subject():
+    from beyondfind.nlp.syntax import is_subject
+
+    words = "his friend Mr. Darcy drew the attention of Mr. Hurst".split()
+    heads = [1, 4, 3, 1, 4, 6, 4, 6, 9, 7]
+    deps = ["nmod", "nsubj", "compound", "appos", "ROOT", "det", "obj", "case", "compound", "nmod"]
+    doc = Doc(spacy.blank("en").vocab, words=words, heads=heads, deps=deps)
+    assert is_subject(doc[2:4])          # Mr. Darcy, apposition of the subject "friend"
+    assert is_subject(doc[0:4])          # the whole subject phrase
+    assert not is_subject(doc[8:10])     # Mr. Hurst, inside the object
+
+
 def test_narrator_links_first_person_outside_quotes():
     nlp = _rules()
     words = ["Call", "me", "Ishmael", ".", "I", "said", "“", "I", "am", "”", "."]

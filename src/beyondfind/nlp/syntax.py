@@ -6,8 +6,12 @@ SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj"})
 
 
 def is_subject(span) -> bool:
-    """Whether any token of ``span`` (a spaCy Span or token sequence) is a grammatical subject."""
-    return any(t.dep_ in SUBJECT_DEPS for t in span)
+    """Whether ``span`` (a spaCy Span or token sequence) is a grammatical subject: one of its tokens
+    is, or is in apposition to a subject outside it ("his friend Mr. Darcy soon drew the attention
+    of the room": the parser makes "friend" the subject and "Darcy" its apposition)."""
+    inside = {t.i for t in span}
+    return any(t.dep_ in SUBJECT_DEPS or (t.dep_ == "appos" and t.head.dep_ in SUBJECT_DEPS and t.head.i not in inside)
+               for t in span)
 
 
 # --- description attached to a mention (LDM's ``describe`` features) ----------------------------
