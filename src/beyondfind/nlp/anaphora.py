@@ -71,22 +71,14 @@ def iter_links(names: Iterable[NameItem], pronouns: Iterable[PronounItem],
                settings: AnaphoraSettings = AnaphoraSettings()) -> Iterator[int | None]:
     """:func:`resolve_pronouns` as a stream: reads both inputs once, in order, and keeps only the
     names of the current window, so a whole book's names never have to be in memory at once."""
-    names = iter(names)
+    indexed = enumerate(names)
     window_names: deque[tuple[int, NameItem]] = deque()   # (index, name), oldest first
-    pending: tuple[int, NameItem] | None = None          # the next name, read but not yet preceding
-    read = 0
+    pending = next(indexed, None)                        # the next name, read but not yet preceding
     last_link: dict[str, tuple[int, int]] = {}  # gender → (sentence, antecedent) of the last link
     for p in pronouns:
-        while True:
-            if pending is None:
-                nxt = next(names, None)
-                if nxt is None:
-                    break
-                pending, read = (read, nxt), read + 1
-            if pending[1].order >= p.order:
-                break
+        while pending is not None and pending[1].order < p.order:
             window_names.append(pending)
-            pending = None
+            pending = next(indexed, None)
         window = 0 if p.word.lower() in REFLEXIVES else settings.window
         while window_names and window_names[0][1].sentence < p.sentence - window:
             window_names.popleft()
