@@ -2,13 +2,19 @@
 batches are appended with their ids shifted, added mentions are numbered in reading order, the
 book-level pronoun pass streams, and the scratch file never outlives indexing."""
 
+import os
+import signal
+import subprocess
+import sys
 import tempfile
+import time
+from pathlib import Path
 
 import pytest
 
 from beyondfind.index import Library, index_document
 from beyondfind.index.records import Mention, Pronoun, Sentence, Verb
-from beyondfind.index.spool import Batch, Candidate, RecordSpool
+from beyondfind.index.spool import Batch, Candidate, RecordSpool, remove_abandoned
 from beyondfind.nlp import anaphora
 
 
@@ -85,3 +91,38 @@ def test_pronoun_links_stream_through_the_names():
     assert next(links) == 0 and len(read) <= 2
     rest = list(links)
     assert rest == list(range(1, 1000))
+
+
+def _age(path, seconds=3600):
+    old = time.time() - seconds
+    os.utime(path, (old, old))
+
+
+def test_a_killed_indexer_s_spool_is_removed_by_the_next_one_a_live_one_is_not(tmp_path):
+    """A process killed outright cannot delete its scratch file: the next
+    spool created in the same directory removes it, but never one whose owner is still running."""
+    code = ("import sys, time; from beyondfind.index.spool import RecordSpool; "
+            f"s = RecordSpool({str(tmp_path)!r}); print(s._dir, flush=True); time.sleep(60)")
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    abandoned = Path(child.stdout.readline().strip())
+    with RecordSpool(tmp_path) as alive:
+        live_dir = Path(alive._dir)
+        _age(abandoned)
+        _age(live_dir)
+        assert remove_abandoned(tmp_path) == []          # the child still holds its lock
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+        assert abandoned.is_dir()                           # killed: nothing cleaned up
+        with RecordSpool(tmp_path) as nxt:
+            assert not abandoned.exists()
+            assert live_dir.is_dir() and Path(nxt._dir).is_dir()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_new_spool_directory_is_left_alone_until_its_owner_had_time_to_lock_it(tmp_path):
+    young = tmp_path / "beyondfind-spool-young"
+    young.mkdir()
+    (young / "owner.lock").touch()
+    assert remove_abandoned(tmp_path) == []
+    _age(young)
+    assert remove_abandoned(tmp_path) == [young]

@@ -10,7 +10,10 @@ a time — or builds the in-memory :class:`~beyondfind.index.records.Annotations
 want them (tests, Dask workers sending a document's annotations back).
 
 The spool is a private scratch file (no journal, no fsync): a crash loses it and nothing else,
-and indexing then starts again from the document.
+and indexing then starts again from the document. A process killed outright (``SIGKILL``, the
+out-of-memory killer) cannot delete its spool, so each spool directory holds a lock file its owner
+keeps locked; the next spool created in the same place removes the directories whose lock nobody
+holds any more (:func:`remove_abandoned`).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import shutil
 import sqlite3
 import tempfile
+import time
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -73,13 +77,57 @@ class Batch:
         return cls([], [], [], [], [], [])
 
 
+SPOOL_PREFIX = "beyondfind-spool-"
+_OWNER_LOCK = "owner.lock"
+# a directory younger than this is never removed: its owner may not have taken its lock yet
+_GRACE_SECONDS = 60.0
+
+
+def _lock(path: Path):
+    """The open lock file, locked exclusively (released by the OS when its holders exit), or None
+    where the platform has no ``flock`` or another process holds it."""
+    try:
+        import fcntl
+    except ImportError:   # Windows: abandoned spools stay in the temporary directory
+        return None
+    handle = open(path, "a")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        return None
+    return handle
+
+
+def remove_abandoned(directory: str | Path | None = None, *, grace: float = _GRACE_SECONDS) -> list[Path]:
+    """Delete the spool directories in ``directory`` whose owner died without cleaning up (its lock
+    file is no longer locked); returns what was removed."""
+    removed = []
+    now = time.time()
+    for path in Path(directory or tempfile.gettempdir()).glob(SPOOL_PREFIX + "*"):
+        try:
+            if not path.is_dir() or now - path.stat().st_mtime < grace or not (path / _OWNER_LOCK).exists():
+                continue
+        except OSError:
+            continue
+        handle = _lock(path / _OWNER_LOCK)
+        if handle is None:
+            continue
+        with handle:
+            shutil.rmtree(path, ignore_errors=True)
+        removed.append(path)
+    return removed
+
+
 class RecordSpool:
     """Records appended batch by batch, read back in order. Use as a context manager: the scratch
     file is deleted on exit. ``directory``: where the scratch file goes (the system's temporary
-    directory by default)."""
+    directory by default); spools abandoned there by killed processes are removed first."""
 
     def __init__(self, directory: str | Path | None = None) -> None:
-        self._dir = tempfile.mkdtemp(prefix="beyondfind-spool-", dir=directory)
+        remove_abandoned(directory)
+        self._dir = tempfile.mkdtemp(prefix=SPOOL_PREFIX, dir=directory)
+        self._owner = _lock(Path(self._dir) / _OWNER_LOCK)
         self.conn = sqlite3.connect(Path(self._dir) / "records.sqlite", isolation_level=None)
         for pragma in ("journal_mode = OFF", "synchronous = OFF", "cache_size = -8000"):
             self.conn.execute(f"PRAGMA {pragma}")
@@ -89,6 +137,8 @@ class RecordSpool:
     def close(self) -> None:
         self.conn.close()
         shutil.rmtree(self._dir, ignore_errors=True)
+        if self._owner is not None:
+            self._owner.close()
 
     def __enter__(self) -> "RecordSpool":
         return self
