@@ -6,7 +6,7 @@ from beyondfind import BeyondfindError
 from beyondfind.documents import parse_document
 from beyondfind.index import annotate_document
 from beyondfind.nlp import anaphora, load_pipeline
-from beyondfind.nlp.evaluate import coref_test_files, evaluate_anaphora, evaluate_ner
+from beyondfind.nlp.evaluate import UNER_TITLES, coref_test_files, evaluate_anaphora, evaluate_ner, uner_span_start
 from beyondfind.nlp.training import corpora
 
 from .conftest import DATA
@@ -207,3 +207,16 @@ def test_evaluation_on_two_litbank_files_meets_floors(nlp):
     assert ner["PER"].f1 > 0.5 and ner["micro"].f1 > 0.4
     coref = evaluate_anaphora(nlp, coref_test_files(DATA)[:2])
     assert coref["judged"] > 20 and coref["accuracy"] > 0.5
+
+
+def test_uner_scoring_leaves_titles_outside_person_names_as_uner_does():
+    sentences = corpora.uner_test_sentences(DATA)
+    titled = [(words, s) for words, spans in sentences for s in spans
+              if s[2] == "PER" and s[0] > 0 and words[s[0] - 1].lower().rstrip(".") in UNER_TITLES]
+    starting_with_title = [s for words, spans in sentences for s in spans
+                           if s[2] == "PER" and s[1] - s[0] > 1 and words[s[0]].lower().rstrip(".") in UNER_TITLES]
+    assert len(titled) >= 10 and not starting_with_title  # the convention the scorer follows
+    assert uner_span_start(["the", "President", "Bush"], "PER") == 2
+    assert uner_span_start(["Dr.", "White"], "PER") == 1
+    assert uner_span_start(["General", "Motors"], "ORG") == 0
+    assert uner_span_start(["Mr."], "PER") == 0 and uner_span_start(["Don", "Smith"], "PER") == 0

@@ -6,7 +6,7 @@
   possessive), the part of NER that builds character lists.
 * Names in news and web text: UNER English EWT **test**, PER/ORG/LOC exact match; predicted
   GPE/FAC count as LOC, and only predicted spans that are proper names count (UNER does not mark
-  "the man").
+  "the man"); a person's leading titles are dropped (:data:`UNER_TITLES`).
 * Syntax: UPOS accuracy, UAS and LAS on UD EWT test (never used in training).
 * Characters: the named mentions of the LitBank coreference test files clustered into characters,
   pairwise P/R/F1 against the gold chains (:func:`evaluate_name_clustering`).
@@ -100,6 +100,25 @@ PRONOUNS = frozenset({"i", "me", "my", "mine", "myself", "you", "your", "yours",
                       "thou", "thee", "thy", "ye", "one", "who", "whom", "himself", "herself", "itself",
                       "themselves", "ourselves", "yourselves"})
 _UNER_TYPE = {"PER": "PER", "ORG": "ORG", "LOC": "LOC", "GPE": "LOC", "FAC": "LOC"}
+# UNER leaves titles outside person names ("President [Bush]", "Dr. [White]": every one of the 17
+# titled names of the test split), LitBank and beyondfind keep them inside ("Mr. Darcy" is the
+# name a reader looks up); for UNER a predicted span's leading titles are dropped, as its leading
+# determiner is. First names that double as titles (Don, Sister) are not in this list.
+UNER_TITLES = frozenset({
+    "mr", "mrs", "ms", "miss", "dr", "doctor", "prof", "professor", "sir", "lady", "lord", "president",
+    "senator", "sen", "governor", "gov", "general", "gen", "secretary", "minister", "judge", "rev",
+    "reverend", "captain", "capt", "colonel", "col", "chairman", "mayor", "prince", "king", "queen",
+})
+
+
+def uner_span_start(words: list[str], label: str) -> int:
+    """How many leading words of a predicted span UNER would leave outside the entity: one
+    determiner, then for persons titles (``the President``, ``Mr.``), never the whole span
+    (``General Motors`` keeps its first word)."""
+    i = 1 if len(words) > 1 and words[0].lower() in ("the", "a", "an") else 0
+    while label == "PER" and i < len(words) - 1 and words[i].lower().rstrip(".") in UNER_TITLES:
+        i += 1
+    return i
 
 
 def evaluate_uner(nlp, data_dir: Path) -> dict[str, PRF]:
@@ -113,7 +132,7 @@ def evaluate_uner(nlp, data_dir: Path) -> dict[str, PRF]:
         p = set()
         for e in pred.ents:
             label = _UNER_TYPE.get(e.label_)
-            start = e.start + (1 if e[0].lower_ in ("the", "a", "an") and len(e) > 1 else 0)
+            start = e.start + uner_span_start([t.text for t in e], label)
             span_words = [t.text for t in pred[start:e.end]]
             if label and is_proper_name(span_words):
                 p.add((start, e.end, label))
