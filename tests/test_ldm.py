@@ -123,9 +123,11 @@ def test_training_learns_from_labels(huck):
 
 def test_text_signal_learned_on_other_books_prefers_descriptions(huck):
     """The word signal, trained without Huckleberry Finn, scores its Perfect passages above its Bad
-    ones on average; names are masked, so no book's names are learned."""
+    ones on average; names are masked, so no book's names are learned; the entity's own names and
+    pronouns are marked, so its description is told from another person's."""
     from beyondfind.datasets.judgments import load_book_judgments
     from beyondfind.features import text_signal
+    from beyondfind.features.descriptiveness import marks_between
 
     from .conftest import DATA
 
@@ -133,13 +135,41 @@ def test_text_signal_learned_on_other_books_prefers_descriptions(huck):
     judgments = load_book_judgments(DATA / "judgments" / "books")
     books = {bj.book: (DATA / "books" / bj.book).read_text(encoding="utf-8") for bj in judgments}
     examples = [text_signal.TextExample(bj.book, e, books[bj.book][j.start:j.end], j.gain)
-                for bj in judgments for e, js in bj.by_entity.items() for j in js]
-    model = text_signal.fit_excluding(examples, {"76-huckleberry-finn.txt"})
-    held_out = [x for x in examples if x.book == "76-huckleberry-finn.txt"]
-    perfect = np.mean([model.score(x.text) for x in held_out if x.gain == 4])
-    bad = np.mean([model.score(x.text) for x in held_out if x.gain == 0])
+                for bj in judgments if bj.book != "76-huckleberry-finn.txt" for e, js in bj.by_entity.items() for j in js]
+    huck_judged = next(bj for bj in judgments if bj.book == "76-huckleberry-finn.txt")
+    held_out = [text_signal.TextExample(huck_judged.book, e, huck.document.text[j.start:j.end], j.gain,
+                                        marks_between(huck, parse_name(e), j.start, j.end))
+                for e, js in huck_judged.by_entity.items() for j in js]
+    for entity in ("Jim", "Tom Sawyer", "Mary Jane"):   # names the pipeline finds: most judged passages marked
+        mine = [x for x in held_out if x.entity == entity]
+        assert sum(bool(x.marks) for x in mine) > 0.8 * len(mine), entity
+    assert "SELF" in held_out[0].tokens() or "SELFPRON" in held_out[0].tokens()
+    model = text_signal.fit(examples)
+    perfect = np.mean([model.score(x.text, x.marks) for x in held_out if x.gain == 4])
+    bad = np.mean([model.score(x.text, x.marks) for x in held_out if x.gain == 0])
     assert perfect > bad
     assert text_signal.shipped() is not None   # the shipped signal (all judged books) scores new books
+
+
+def test_text_signal_per_query_update_equals_rehashing_the_marked_passage(huck):
+    """A query's text score is computed from the passage's cached grams plus the grams its marks
+    change; it must equal hashing the marked passage from scratch, for every candidate."""
+    from beyondfind.features import text_signal
+    from beyondfind.features.descriptiveness import candidate_passages, text_marks
+    from beyondfind.retrieval.lrm import LRMSettings, evidence, query_label
+
+    model = text_signal.shipped()
+    for name in ("Tom Sawyer", "Jim", "Miss Watson", "Huck"):   # Huck: the narrator, his "I" marked
+        query = parse_name(name)
+        label, cache = query_label(huck, query), {}
+        passages = candidate_passages(huck, query, name)
+        marks = [text_marks(evidence(huck, i, query, label, LRMSettings(), cache)) for i in passages]
+        grams = [text_signal.passage_grams(huck.passages[i].text, huck.passages[i].start) for i in passages]
+        reference = [model.score(huck.passages[i].text, [(a - huck.passages[i].start, b - huck.passages[i].start, m)
+                                                         for a, b, m in ms]) for i, ms in zip(passages, marks)]
+        np.testing.assert_allclose(text_signal.score_marked(model, grams, marks), reference, atol=1e-9)
+        assert sum(bool(ms) for ms in marks) > 10
+        assert any("SELF" in text_signal.marked_tokens(g, ms) for g, ms in zip(grams, marks))
 
 
 def test_calibration_is_platt_scaling_as_scipy_fits_it():

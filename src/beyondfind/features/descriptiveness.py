@@ -17,11 +17,11 @@ from ..index.book import IndexedBook
 from ..nlp.names import Name
 from ..nlp.syntax import MODIFIER, POSSESSION, PREDICATE
 from ..retrieval import baselines
-from ..retrieval.lrm import LRMSettings, candidate_passages_lrm, evidence, length_reward, query_label, saturate
+from ..retrieval.lrm import (LRMSettings, PassageEvidence, candidate_passages_lrm, evidence, length_reward, query_label,
+                             saturate)
 from ..retrieval.terms import tokenize
 from .keywords import keywords
-from .text_signal import TextModel
-from .text_signal import hashed as hashed_text
+from .text_signal import SELF, SELF_PRONOUN, PassageGrams, TextModel, passage_grams, score_marked
 from .text_signal import shipped as shipped_text_model
 
 FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
@@ -142,11 +142,13 @@ def _description_kinds(book: IndexedBook) -> dict[int, int]:
     return book.cache["description_kinds"]
 
 
-def _hashed_passage(book: IndexedBook, i: int):
-    """Passage ``i``'s hashed words for the text signal: the same for every query, so hashed once."""
-    key = ("text_hashed", i)
+def _passage_grams(book: IndexedBook, i: int) -> PassageGrams:
+    """Passage ``i``'s words and hashed grams for the text signal: the same for every query, so
+    taken once; a query only marks its own mentions (:func:`.text_signal.score_marked`)."""
+    key = ("text_grams", i)
     if key not in book.cache:
-        book.cache[key] = hashed_text(book.passages[i].text)
+        p = book.passages[i]
+        book.cache[key] = passage_grams(p.text, p.start)
     return book.cache[key]
 
 
@@ -158,7 +160,7 @@ def _bin10(k: int, n: int) -> int:
 # (:func:`_passage_columns`), so a query for the narrator's 800 candidates only computes the rest.
 PASSAGE_FEATURES: tuple[str, ...] = (
     "lrm.g", "lrm.words", "keywords.has", "keywords.count", "entities.person", "entities.time", "entities.locorg",
-    "entities.first_appearance", "position.book", "extra.dialogue_share", "text.descriptive")
+    "entities.first_appearance", "position.book", "extra.dialogue_share")
 RELATIVE_FEATURES: tuple[str, ...] = FEATURE_GROUPS["relative"]
 QUERY_FEATURES: tuple[str, ...] = tuple(n for n in FEATURE_NAMES if n not in PASSAGE_FEATURES + RELATIVE_FEATURES)
 _PASSAGE_COLS = np.array([FEATURE_NAMES.index(n) for n in PASSAGE_FEATURES])
@@ -166,8 +168,7 @@ _QUERY_COLS = np.array([FEATURE_NAMES.index(n) for n in QUERY_FEATURES])
 _RELATIVE_COLS = np.array([FEATURE_NAMES.index(n) for n in RELATIVE_FEATURES])
 
 
-def _passage_row(book: IndexedBook, stats: _BookStats, i: int, settings: LRMSettings,
-                 text_model: TextModel | None) -> tuple[float, ...]:
+def _passage_row(book: IndexedBook, stats: _BookStats, i: int, settings: LRMSettings) -> tuple[float, ...]:
     """:data:`PASSAGE_FEATURES` of passage ``i``."""
     p = book.passages[i]
     n_kw = _keyword_count(book, i)
@@ -175,23 +176,20 @@ def _passage_row(book: IndexedBook, stats: _BookStats, i: int, settings: LRMSett
     quoted = sum(len(m.group()) for m in _QUOTED.finditer(p.text)) / max(1, len(p.text))
     return (length_reward(p.n_words, settings.pivot, book.max_passage_words), p.n_words, float(n_kw > 0), n_kw,
             counts["person"], counts["time"], counts["locorg"], float(i in stats.first_appearance),
-            _bin10(i, len(book.passages)), quoted,
-            text_model.score_hashed(_hashed_passage(book, i)) if text_model else 0.0)
+            _bin10(i, len(book.passages)), quoted)
 
 
-def _passage_columns(book: IndexedBook, stats: _BookStats, passages: list[int], settings: LRMSettings,
-                     text_model: TextModel | None) -> np.ndarray:
+def _passage_columns(book: IndexedBook, stats: _BookStats, passages: list[int], settings: LRMSettings) -> np.ndarray:
     """:data:`PASSAGE_FEATURES` of ``passages`` (rows in that order), each passage computed once per
-    book, length pivot and text model."""
-    key = ("passage_features", settings.pivot, id(text_model))
-    entry = book.cache.get(key)
-    if entry is None or entry[0] is not text_model:   # id() of a collected model may be reused
+    book and length pivot."""
+    key = ("passage_features", settings.pivot)
+    if key not in book.cache:
         n = len(book.passages)
-        entry = book.cache[key] = (text_model, np.zeros((n, len(PASSAGE_FEATURES))), np.zeros(n, dtype=bool))
-    _model, values, done = entry
+        book.cache[key] = (np.zeros((n, len(PASSAGE_FEATURES))), np.zeros(n, dtype=bool))
+    values, done = book.cache[key]
     for i in passages:
         if not done[i]:
-            values[i] = _passage_row(book, stats, i, settings, text_model)
+            values[i] = _passage_row(book, stats, i, settings)
             done[i] = True
     return values[passages]
 
@@ -220,7 +218,8 @@ def extract_features(book: IndexedBook, query: Name, entity_text: str,
         full_at = next((i for i in named if len(query.words) >= 2 and exact.search(book.passages[i].text)), None)
     named_rank = {i: k for k, i in enumerate(named)}
     described_at = _description_kinds(book)
-    static = _passage_columns(book, stats, passages, settings, text_model)
+    static = _passage_columns(book, stats, passages, settings)
+    text_scores = _text_scores(book, passages, evs, text_model)
     g_col, person_col = PASSAGE_FEATURES.index("lrm.g"), PASSAGE_FEATURES.index("entities.person")
     rows = []
     for k, (i, ev) in enumerate(zip(passages, evs)):
@@ -242,6 +241,7 @@ def extract_features(book: IndexedBook, query: Name, entity_text: str,
             ev.names / max(1, static[k, person_col]), len(ev.sentences) / max(1, stats.sentences_by_passage[i]),
             float(any(f & PREDICATE for f in kinds)), float(any(f & MODIFIER for f in kinds)),
             float(any(f & POSSESSION for f in kinds)),
+            text_scores[k],
             place,
         ))
     values = np.empty((len(passages), len(FEATURE_NAMES)))
@@ -249,6 +249,36 @@ def extract_features(book: IndexedBook, query: Name, entity_text: str,
     values[:, _QUERY_COLS] = np.array(rows, dtype=np.float64).reshape(len(rows), len(QUERY_FEATURES))
     values[:, _RELATIVE_COLS] = _relative(values)
     return FeatureMatrix(tuple(passages), FEATURE_NAMES, values)
+
+
+def text_marks(ev: PassageEvidence) -> list[tuple[int, int, str]]:
+    """The query's names and resolved pronouns in a passage, as marks for the text signal."""
+    return [(a, b, SELF) for a, b, _t, _e in ev.matched] + [(a, b, SELF_PRONOUN) for a, b, _t in ev.pronouns]
+
+
+def marks_between(book: IndexedBook, query: Name, start: int, end: int,
+                  settings: LRMSettings = LRMSettings()) -> tuple[tuple[int, int, str], ...]:
+    """:func:`text_marks` of ``query`` inside ``[start, end)`` of the book's text (a judged passage),
+    offsets relative to ``start``: what the text signal is trained on."""
+    if "passage_starts" not in book.cache:
+        book.cache["passage_starts"] = np.array([p.start for p in book.passages])
+    first = max(0, int(np.searchsorted(book.cache["passage_starts"], start, side="right")) - 1)
+    label, cache = query_label(book, query), {}
+    out = []
+    for i in range(first, len(book.passages)):
+        if book.passages[i].start >= end:
+            break
+        out += [(a - start, b - start, m) for a, b, m in text_marks(evidence(book, i, query, label, settings, cache))
+                if a >= start and b <= end]
+    return tuple(sorted(out))
+
+
+def _text_scores(book: IndexedBook, passages: list[int], evs: list[PassageEvidence],
+                 text_model: TextModel | None) -> np.ndarray:
+    """``text.descriptive`` of the candidates with the query's names and pronouns marked."""
+    if text_model is None:
+        return np.zeros(len(passages))
+    return score_marked(text_model, [_passage_grams(book, i) for i in passages], [text_marks(ev) for ev in evs])
 
 
 def _relative(values: np.ndarray) -> np.ndarray:
@@ -312,5 +342,5 @@ FEATURE_DESCRIPTIONS = {
     "describe.predicate": "the entity is the subject of a description (\"he was a …\", \"she seemed …\")",
     "describe.modifier": "adjectives, appositions or relative clauses attach to the entity",
     "describe.possession": "the entity's face, family or fortune (\"her eyes\", \"his father\")",
-    "text.descriptive": "words that describe people (learned from judged passages)",
+    "text.descriptive": "words that describe this entity, its names and pronouns marked (learned from judged passages)",
 }

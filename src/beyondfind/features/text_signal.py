@@ -2,11 +2,17 @@
 
 Judged passages teach which words describe a person ("tall", "handsome", "years old", "his
 fortune") whoever the person is: every capitalised word is masked to ``NAME`` so no book's names
-are learned, the rest is lower-cased; features are unigrams and bigrams hashed (CRC-32, stable
-across processes) into ``BUCKETS`` columns, ``log(1 + count)`` scaled to unit length per passage.
-The target is the judged gain minus the mean gain of the entity's judged passages (what makes a
-passage better than the entity's other passages). Ridge regression, solved by conjugate gradients
-on the sparse matrix in numpy.
+are learned, the rest is lower-cased. The query's own mentions are marked: a run of words inside
+one of its names becomes ``SELF``, a pronoun resolved to it ``SELFPRON``, so "SELF was a tall" and
+"SELFPRON eyes" are learned apart from "NAME was a tall" (someone else described). Features are
+unigrams and bigrams hashed (CRC-32, stable across processes) into ``BUCKETS`` columns,
+``log(1 + count)`` scaled to unit length per passage. The target is the judged gain minus the
+mean gain of the entity's judged passages (what makes a passage better than the entity's other
+passages). Ridge regression, solved by conjugate gradients on the sparse matrix in numpy.
+
+Speed: a passage's words and gram counts are taken once per book (:class:`PassageGrams`); a query
+changes only the grams around its marks, and :func:`score_marked` updates the score and
+the norm from those (no passage is hashed again per query).
 
 Cross-fitting: the signal used to score a book never saw that book's judgments
 (:func:`fit_excluding`); the LDM's leave-one-book-out evaluation excludes the test book as well.
@@ -14,12 +20,14 @@ Cross-fitting: the signal used to score a book never saw that book's judgments
 
 from __future__ import annotations
 
+import math
 import re
 import zlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 from pathlib import Path
 
 import numpy as np
@@ -30,24 +38,175 @@ SHIPPED = Path(__file__).parent / "data" / "text_signal.npy"
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*", re.UNICODE)
 
 
+SELF, SELF_PRONOUN = "SELF", "SELFPRON"   # never produced by :func:`tokens` (lower case or NAME)
+Mark = tuple[int, int, str]   # (start, end, SELF or SELF_PRONOUN), character offsets
+
+
+def _masked(word: str) -> str:
+    return "NAME" if word[:1].isupper() else word.lower()
+
+
 def tokens(text: str) -> list[str]:
     """Lower-cased words with capitalised words masked as ``NAME``."""
-    return ["NAME" if t[:1].isupper() else t.lower() for t in _TOKEN.findall(text)]
+    return [_masked(t) for t in _TOKEN.findall(text)]
 
 
-def hashed(text: str) -> tuple[np.ndarray, np.ndarray]:
-    """(column indices, values) of a passage: unigrams and bigrams, log counts, unit length."""
-    toks = tokens(text)
-    grams = Counter(toks)
-    grams.update(f"{a} {b}" for a, b in zip(toks, toks[1:]))
-    if not grams:
+MARKERS = {SELF: 1, SELF_PRONOUN: 2}
+
+
+def _column(gram: str) -> int:
+    return zlib.crc32(gram.encode("utf-8")) % BUCKETS
+
+
+def _marker_bigram_columns(word_columns: np.ndarray, marker: np.ndarray, marker_first: bool) -> np.ndarray:
+    """Columns of bigrams of a word and a marker, computed from the word's own column (so one query's
+    candidates are updated with array operations): a multiplicative hash of (column, marker, side)."""
+    salt = 2 * marker.astype(np.int64) + int(marker_first)
+    return (word_columns.astype(np.int64) * 2654435761 + salt * 40503) % BUCKETS
+
+
+def _bigram_column(a: str, b: str) -> int:
+    if a in MARKERS and b in MARKERS or (a not in MARKERS and b not in MARKERS):
+        return _column(f"{a} {b}")
+    first = a in MARKERS
+    word, marker = (b, a) if first else (a, b)
+    return int(_marker_bigram_columns(np.array([_column(word)]), np.array([MARKERS[marker]]), first)[0])
+
+
+def hashed_tokens(toks: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """(column indices, values) of a token sequence: unigrams and bigrams, log counts, unit length."""
+    cols: Counter = Counter(_column(t) for t in toks)
+    cols.update(_bigram_column(a, b) for a, b in zip(toks, toks[1:]))
+    if not cols:
         return np.zeros(0, dtype=np.int64), np.zeros(0)
-    cols: Counter = Counter()
-    for g, c in grams.items():
-        cols[zlib.crc32(g.encode("utf-8")) % BUCKETS] += c
     idx = np.fromiter(cols.keys(), dtype=np.int64, count=len(cols))
     val = np.log1p(np.fromiter(cols.values(), dtype=float, count=len(cols)))
     return idx, val / np.linalg.norm(val)
+
+
+@dataclass(frozen=True)
+class PassageGrams:
+    """A passage's words with their offsets and its hashed gram counts, computed once."""
+    tokens: tuple[str, ...]
+    starts: np.ndarray      # character offset of each token (plus the passage's ``offset``), and its end
+    ends: np.ndarray
+    unigrams: np.ndarray    # column of token i
+    bigrams: np.ndarray     # column of (token i, token i + 1); -1 for the last token
+    columns: np.ndarray     # the passage's columns, sorted, with their counts
+    counts: np.ndarray
+
+
+def passage_grams(text: str, offset: int = 0) -> PassageGrams:
+    found = list(_TOKEN.finditer(text))
+    toks = tuple(_masked(m.group()) for m in found)
+    uni = np.array([_column(t) for t in toks], dtype=np.int64)
+    bi = np.array([_column(f"{a} {b}") for a, b in zip(toks, toks[1:])] + ([-1] if toks else []), dtype=np.int64)
+    columns, counts = np.unique(np.concatenate([uni, bi[:-1]]), return_counts=True)
+    return PassageGrams(toks, np.array([m.start() + offset for m in found], dtype=np.int64),
+                        np.array([m.end() + offset for m in found], dtype=np.int64), uni, bi, columns, counts)
+
+
+def _marked_runs(grams: PassageGrams, marks: Sequence[Mark]) -> list[tuple[int, int, str]]:
+    """(first token, end token, marker) per mark that covers at least one token and overlaps no
+    earlier mark, in order (the rule :func:`score_marked` applies with arrays)."""
+    runs: list[tuple[int, int, str]] = []
+    reach = 0
+    for a, b, marker in sorted(marks):
+        lo = int(np.searchsorted(grams.ends, a, side="right"))    # first token ending after a
+        hi = int(np.searchsorted(grams.starts, b, side="left"))   # tokens starting before b
+        if lo < hi and lo >= reach:
+            runs.append((lo, hi, marker))
+        reach = max(reach, hi)
+    return runs
+
+
+def marked_tokens(grams: PassageGrams, marks: Sequence[Mark]) -> list[str]:
+    """The passage's tokens with each marked run of words replaced by its one marker."""
+    out, pos = [], 0
+    for lo, hi, marker in _marked_runs(grams, marks):
+        out += grams.tokens[pos:lo]
+        out.append(marker)
+        pos = hi
+    return out + list(grams.tokens[pos:])
+
+
+def score_marked(model: TextModel, passages: Sequence[PassageGrams], marks: Sequence[Sequence[Mark]]) -> np.ndarray:
+    """``model.score`` of each passage with its marks applied, for one query's candidates at once.
+
+    From the passages' cached grams: the unmarked dot product and squared norm of ``log(1 +
+    count)``, corrected by the grams the marks change — the marked runs' unigrams and every bigram
+    touching them go; each marker's unigram and its bigrams with the word or marker before and
+    after it come. Equal to hashing each marked passage anew (tested), without a Python loop over
+    passages or marks."""
+    n_pass = len(passages)
+    out = np.zeros(n_pass)
+    if not n_pass:
+        return out
+    w = model.weights
+    sizes = np.array([len(g.tokens) for g in passages])
+    base = np.concatenate([[0], np.cumsum(sizes)])
+    owner = np.repeat(np.arange(n_pass), sizes)                 # passage of each token
+    col_sizes = np.array([len(g.columns) for g in passages])
+    col_owner = np.repeat(np.arange(n_pass), col_sizes)
+    cols = np.concatenate([g.columns for g in passages]) if col_owner.size else np.zeros(0, dtype=np.int64)
+    logs = np.log1p(np.concatenate([g.counts for g in passages]).astype(float)) if col_owner.size else np.zeros(0)
+    dot = np.bincount(col_owner, weights=logs * w[cols], minlength=n_pass)
+    sumsq = np.bincount(col_owner, weights=logs * logs, minlength=n_pass)
+
+    n_marks = sum(len(ms) for ms in marks)
+    if n_marks and sizes.sum():
+        starts = np.concatenate([g.starts for g in passages])
+        ends = np.concatenate([g.ends for g in passages])
+        uni = np.concatenate([g.unigrams for g in passages])
+        bi = np.concatenate([g.bigrams for g in passages])
+        m = np.fromiter(chain.from_iterable((a, b, MARKERS[mk], k) for k, ms in enumerate(marks) for a, b, mk in ms),
+                        dtype=np.int64, count=4 * n_marks).reshape(n_marks, 4)
+        m = m[np.lexsort((m[:, 2], m[:, 1], m[:, 0], m[:, 3]))]   # by passage, then (start, end, marker)
+        p_of = m[:, 3]
+        lo = np.maximum(np.searchsorted(ends, m[:, 0], side="right"), base[p_of])
+        hi = np.minimum(np.searchsorted(starts, m[:, 1], side="left"), base[p_of + 1])
+        reach = np.maximum.accumulate(np.concatenate([[0], hi]))[:-1]
+        keep = (lo < hi) & (lo >= reach)
+        lo, hi, marker, p_of = lo[keep], hi[keep], m[keep, 2], p_of[keep]
+        if len(lo):
+            cover = np.zeros(len(uni) + 1, dtype=np.int64)
+            np.add.at(cover, lo, 1)
+            np.add.at(cover, hi, -1)
+            marked = np.cumsum(cover[:-1]) > 0
+            touching = (marked | np.concatenate([marked[1:], [False]])) & (bi >= 0)
+            gone_p = np.concatenate([owner[marked], owner[touching]])
+            gone_c = np.concatenate([uni[marked], bi[touching]])
+            first_tok, end_tok = base[p_of], base[p_of + 1]
+            after_prev = np.concatenate([[False], hi[:-1] == lo[1:]])        # the run right before is a marker
+            before_next = np.concatenate([hi[:-1] == lo[1:], [False]])
+            has_left = lo > first_tok
+            has_right = (hi < end_tok) & ~before_next
+            prev_marker = np.concatenate([[0], marker[:-1]])
+            pair_cols = np.array([[_column(f"{x} {y}") for y in MARKERS] for x in MARKERS], dtype=np.int64)
+            left_word = has_left & ~after_prev
+            left_pair = has_left & after_prev
+            come_p = np.concatenate([p_of, p_of[left_word], p_of[left_pair], p_of[has_right]])
+            come_c = np.concatenate([
+                np.array([_column(x) for x in MARKERS], dtype=np.int64)[marker - 1],
+                _marker_bigram_columns(uni[lo[left_word] - 1], marker[left_word], False),
+                pair_cols[prev_marker[left_pair] - 1, marker[left_pair] - 1],
+                _marker_bigram_columns(uni[np.minimum(hi[has_right], len(uni) - 1)], marker[has_right], True)])
+            keys = np.concatenate([gone_p, come_p]) * BUCKETS + np.concatenate([gone_c, come_c])
+            change = np.concatenate([-np.ones(len(gone_p)), np.ones(len(come_p))])
+            keys, inverse = np.unique(keys, return_inverse=True)
+            change = np.bincount(inverse, weights=change)
+            keys, change = keys[change != 0], change[change != 0]
+            kp, kc = keys // BUCKETS, keys % BUCKETS
+            all_keys = col_owner * BUCKETS + cols
+            at = np.searchsorted(all_keys, keys)
+            found = (at < len(all_keys)) & (all_keys[np.minimum(at, len(all_keys) - 1)] == keys)
+            before = np.where(found, np.concatenate([g.counts for g in passages])[np.minimum(at, len(all_keys) - 1)], 0)
+            old, new = np.log1p(before), np.log1p(before + change)
+            dot += np.bincount(kp, weights=(new - old) * w[kc], minlength=n_pass)
+            sumsq += np.bincount(kp, weights=new * new - old * old, minlength=n_pass)
+    ok = sumsq > 1e-12
+    out[ok] = dot[ok] / np.sqrt(sumsq[ok])
+    return out
 
 
 @dataclass(frozen=True)
@@ -56,18 +215,19 @@ class TextExample:
     entity: str
     text: str
     gain: float
+    marks: tuple[Mark, ...] = ()   # the entity's names and pronouns, offsets into ``text``
+
+    def tokens(self) -> list[str]:
+        return marked_tokens(passage_grams(self.text), self.marks)
 
 
 @dataclass(frozen=True)
 class TextModel:
     weights: np.ndarray   # (BUCKETS,)
 
-    def score(self, text: str) -> float:
-        return self.score_hashed(hashed(text))
-
-    def score_hashed(self, vector: tuple[np.ndarray, np.ndarray]) -> float:
-        """The score of a passage already :func:`hashed` (a book caches its passages' vectors)."""
-        idx, val = vector
+    def score(self, text: str, marks: Sequence[Mark] = ()) -> float:
+        """The passage's score with ``marks`` applied (the reference :func:`score_marked` equals)."""
+        idx, val = hashed_tokens(marked_tokens(passage_grams(text), marks))
         return float(val @ self.weights[idx]) if len(idx) else 0.0
 
     def save(self, path: Path) -> None:
@@ -82,7 +242,7 @@ def fit(examples: Sequence[TextExample], ridge: float = RIDGE, iterations: int =
         by_entity.setdefault((e.book, e.entity), []).append(e.gain)
     means = {k: float(np.mean(v)) for k, v in by_entity.items()}
     y = np.array([e.gain - means[(e.book, e.entity)] for e in examples])
-    rows = [hashed(e.text) for e in examples]
+    rows = [hashed_tokens(e.tokens()) for e in examples]
     lengths = np.array([len(i) for i, _v in rows])
     indices = np.concatenate([i for i, _v in rows]) if rows else np.zeros(0, dtype=np.int64)
     data = np.concatenate([v for _i, v in rows]) if rows else np.zeros(0)

@@ -19,7 +19,7 @@ import numpy as np
 from .. import BeyondfindError
 from ..datasets.judgments import BookJudgments, judged_gain
 from ..features import FEATURE_NAMES, FeatureMatrix, extract_features
-from ..features.descriptiveness import FEATURE_DESCRIPTIONS
+from ..features.descriptiveness import FEATURE_DESCRIPTIONS, marks_between
 from ..features.text_signal import TextExample, TextModel, fit, fit_excluding
 from ..index import IndexedBook
 from ..nlp.names import Name, parse_name
@@ -217,12 +217,16 @@ def explanation(model: LDMModel, fm: FeatureMatrix, contrib: np.ndarray, row: in
 
 def text_examples(judgments: list[BookJudgments], books_dir: Path,
                   load_book: Callable[[Path], IndexedBook]) -> list[TextExample]:
-    """Every judged passage's text and gain, for training the text signal."""
+    """Every judged passage's text, gain and the entity's marked names and pronouns in it, for
+    training the text signal."""
     out = []
     for bj in judgments:
-        text = load_book(books_dir / bj.book).document.text
+        book = load_book(books_dir / bj.book)
+        text = book.document.text
         for entity, js in bj.by_entity.items():
-            out += [TextExample(bj.book, entity, text[j.start:j.end], j.gain) for j in js]
+            query = parse_name(entity)
+            out += [TextExample(bj.book, entity, text[j.start:j.end], j.gain, marks_between(book, query, j.start, j.end))
+                    for j in js]
     return out
 
 
