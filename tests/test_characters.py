@@ -50,6 +50,18 @@ def test_honorific_with_a_first_name_joins_the_full_name():
     assert not _same(index, "Miss Lucas", "Sir William Lucas")   # Lucas stays a surname
 
 
+def test_a_full_name_the_book_never_writes_finds_the_character_of_its_given_name():
+    """Sense and Sensibility says "Elinor", never "Elinor Dashwood": the query must still reach her,
+    or global coreference (a never-written name has count 0) gives her mentions nothing."""
+    index = _index({"Elinor": 669, "Marianne": 560, "Mrs. Dashwood": 146, "Miss Dashwood": 66,
+                    "Mr. John Dashwood": 12, "Sir John Middleton": 50, "John": 12})
+    elinor = index.lookup(parse_name("Elinor Dashwood"))
+    assert elinor is not None and elinor.name == (None, "elinor")
+    assert index.lookup(parse_name("Margaret Dashwood")) is None      # no Margaret: no guess
+    assert index.lookup(parse_name("John Smith")) is None   # "John" is Sir John Middleton's: another surname
+    assert index.lookup(parse_name("John Dashwood")).name == ("mr", "john dashwood")   # written forms first
+
+
 def test_a_rare_full_name_absorbs_its_first_name_only_when_it_introduced_it():
     def index(full_at, bare_at):
         return cluster_names({(None, "marilla cuthbert"): FormStats.from_positions(full_at),

@@ -104,7 +104,26 @@ class CharacterIndex:
                     found.add(cid)
             if len(found) == 1:
                 return self.characters[found.pop()]
+            return self._by_given_name(name)
         return None
+
+    def _by_given_name(self, name: Name) -> Character | None:
+        """A full name the book never writes (``Elinor Dashwood``, where it says ``Elinor``): the one
+        resolved character with a form that starts with the query's first word and whose words
+        all belong to the query, and no full name with another surname (``John Smith`` is not Sir
+        John Middleton because the book wrote ``John`` for him); of the right gender when the
+        query's honorific gives one. Without it the first-name mentions would count for nothing
+        (global coreference of a name the book never writes is 0)."""
+        gender = name_gender(Name(name.honorific, ())) if name.honorific else None
+        found = set()
+        for (_h, key), cid in self.character_of.items():
+            words = key.split()
+            c = self.characters[cid]
+            if (words[0] == name.words[0] and set(words) <= set(name.words) and not c.ambiguous
+                    and c.label == "PER" and (gender is None or c.gender in (None, gender))
+                    and all(len(k.split()) < 2 or k.split()[-1] in name.words for _h2, k in c.forms)):
+                found.add(cid)
+        return self.characters[found.pop()] if len(found) == 1 else None
 
     def possible(self, key: FormKey) -> tuple[int, ...]:
         """The characters a mention of ``key`` may name (one for a resolved form)."""
