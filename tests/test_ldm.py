@@ -1,3 +1,4 @@
+import dataclasses
 import json
 import shutil
 
@@ -152,24 +153,42 @@ def test_text_signal_learned_on_other_books_prefers_descriptions(huck):
 
 
 def test_text_signal_per_query_update_equals_rehashing_the_marked_passage(huck):
-    """A query's text score is computed from the passage's cached grams plus the grams its marks
-    change; it must equal hashing the marked passage from scratch, for every candidate."""
+    """A query's text score is computed from the book's arena of cached grams plus the grams its
+    marks change; it must equal hashing the marked passage from scratch, for every candidate, with
+    the arena holding other queries' passages too and candidates in ranking order."""
     from beyondfind.features import text_signal
+    from beyondfind.features import extract_features
     from beyondfind.features.descriptiveness import candidate_passages, text_marks
     from beyondfind.retrieval.lrm import LRMSettings, evidence, query_label
 
     model = text_signal.shipped()
+    queries = {}
     for name in ("Tom Sawyer", "Jim", "Miss Watson", "Huck"):   # Huck: the narrator, his "I" marked
         query = parse_name(name)
         label, cache = query_label(huck, query), {}
-        passages = candidate_passages(huck, query, name)
-        marks = [text_marks(evidence(huck, i, query, label, LRMSettings(), cache)) for i in passages]
-        grams = [text_signal.passage_grams(huck.passages[i].text, huck.passages[i].start) for i in passages]
+        passages = candidate_passages(huck, query, name)[::-1]   # any order, not the arena's
+        queries[name] = passages, [text_marks(evidence(huck, i, query, label, LRMSettings(), cache)) for i in passages]
+    held = set(range(40)).union(*(ps for ps, _ in queries.values()))
+    grams = {i: text_signal.passage_grams(huck.passages[i].text, huck.passages[i].start) for i in held}
+    ids = sorted(held)   # a book's arena grows query by query: merged, it equals one built at once
+    arena = text_signal.merge_arenas(text_signal.gram_arena({i: grams[i] for i in ids[1::2]}),
+                                     text_signal.gram_arena({i: grams[i] for i in ids[::2]}))
+    whole = text_signal.gram_arena(grams)
+    for field in dataclasses.fields(whole):
+        np.testing.assert_array_equal(getattr(arena, field.name), getattr(whole, field.name))
+    assert arena.missing([ids[0], ids[-1] + 1, ids[-1]]) == [ids[-1] + 1]
+    base = text_signal.unmarked(model, arena)
+    for name, (passages, marks) in queries.items():
         reference = [model.score(huck.passages[i].text, [(a - huck.passages[i].start, b - huck.passages[i].start, m)
                                                          for a, b, m in ms]) for i, ms in zip(passages, marks)]
-        np.testing.assert_allclose(text_signal.score_marked(model, grams, marks), reference, atol=1e-9)
+        np.testing.assert_allclose(text_signal.score_marked(model, arena, passages, text_signal.mark_rows(marks), base), reference, atol=1e-9)
+        features = extract_features(huck, parse_name(name), name)   # the product's path, marks taken from evidence
+        by_passage = dict(zip(features.passages, features.values[:, features.names.index("text.descriptive")]))
+        np.testing.assert_allclose([by_passage[i] for i in passages], reference, atol=1e-9)
         assert sum(bool(ms) for ms in marks) > 10
-        assert any("SELF" in text_signal.marked_tokens(g, ms) for g, ms in zip(grams, marks))
+        assert any("SELF" in text_signal.marked_tokens(grams[i], ms) for i, ms in zip(passages, marks))
+    with pytest.raises(ValueError, match="overlap"):
+        text_signal.gram_arena({0: grams[0], 1: text_signal.passage_grams(huck.passages[0].text, huck.passages[0].start)})
 
 
 def test_calibration_is_platt_scaling_as_scipy_fits_it():

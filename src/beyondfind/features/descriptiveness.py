@@ -21,7 +21,8 @@ from ..retrieval.lrm import (LRMSettings, PassageEvidence, candidate_passages_lr
                              saturate)
 from ..retrieval.terms import tokenize
 from .keywords import keywords
-from .text_signal import SELF, SELF_PRONOUN, PassageGrams, TextModel, passage_grams, score_marked
+from .text_signal import (MARKERS, SELF, SELF_PRONOUN, GramArena, TextModel, gram_arena, merge_arenas, passage_grams, score_marked,
+                          unmarked)
 from .text_signal import shipped as shipped_text_model
 
 FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
@@ -140,16 +141,6 @@ def _description_kinds(book: IndexedBook) -> dict[int, int]:
     if "description_kinds" not in book.cache:
         book.cache["description_kinds"] = {d.start: d.kinds for d in book.annotations.descriptions}
     return book.cache["description_kinds"]
-
-
-def _passage_grams(book: IndexedBook, i: int) -> PassageGrams:
-    """Passage ``i``'s words and hashed grams for the text signal: the same for every query, so
-    taken once; a query only marks its own mentions (:func:`.text_signal.score_marked`)."""
-    key = ("text_grams", i)
-    if key not in book.cache:
-        p = book.passages[i]
-        book.cache[key] = passage_grams(p.text, p.start)
-    return book.cache[key]
 
 
 def _bin10(k: int, n: int) -> int:
@@ -273,12 +264,31 @@ def marks_between(book: IndexedBook, query: Name, start: int, end: int,
     return tuple(sorted(out))
 
 
+def _text_arena(book: IndexedBook, passages: list[int],
+                text_model: TextModel) -> tuple[GramArena, tuple[np.ndarray, np.ndarray]]:
+    """The book's :class:`GramArena`, grown by the passages of ``passages`` it lacks (each passage's
+    words are read once per book; a query only marks its own mentions), and its unmarked scores under
+    ``text_model``."""
+    arena = book.cache.get("text_arena")
+    missing = arena.missing(passages) if arena is not None else passages
+    if missing:
+        new = gram_arena({i: passage_grams(book.passages[i].text, book.passages[i].start) for i in missing})
+        arena = book.cache["text_arena"] = merge_arenas(arena, new) if arena is not None else new
+    base = book.cache.get("text_base")
+    if base is None or base[0] is not text_model or base[1] is not arena:
+        base = book.cache["text_base"] = (text_model, arena, unmarked(text_model, arena))
+    return arena, base[2]
+
+
 def _text_scores(book: IndexedBook, passages: list[int], evs: list[PassageEvidence],
                  text_model: TextModel | None) -> np.ndarray:
     """``text.descriptive`` of the candidates with the query's names and pronouns marked."""
-    if text_model is None:
+    if text_model is None or not passages:
         return np.zeros(len(passages))
-    return score_marked(text_model, [_passage_grams(book, i) for i in passages], [text_marks(ev) for ev in evs])
+    arena, base = _text_arena(book, passages, text_model)
+    rows = [v for k, ev in enumerate(evs) for a, b, _t, _e in ev.matched for v in (a, b, MARKERS[SELF], k)]
+    rows += [v for k, ev in enumerate(evs) for a, b, _t in ev.pronouns for v in (a, b, MARKERS[SELF_PRONOUN], k)]
+    return score_marked(text_model, arena, passages, np.array(rows, dtype=np.int64).reshape(-1, 4), base)
 
 
 def _relative(values: np.ndarray) -> np.ndarray:

@@ -27,7 +27,6 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain
 from pathlib import Path
 
 import numpy as np
@@ -71,6 +70,10 @@ def _bigram_column(a: str, b: str) -> int:
     first = a in MARKERS
     word, marker = (b, a) if first else (a, b)
     return int(_marker_bigram_columns(np.array([_column(word)]), np.array([MARKERS[marker]]), first)[0])
+
+
+_MARKER_COLUMNS = np.array([_column(x) for x in MARKERS], dtype=np.int64)
+_MARKER_PAIR_COLUMNS = np.array([[_column(f"{x} {y}") for y in MARKERS] for x in MARKERS], dtype=np.int64)
 
 
 def hashed_tokens(toks: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -130,41 +133,120 @@ def marked_tokens(grams: PassageGrams, marks: Sequence[Mark]) -> list[str]:
     return out + list(grams.tokens[pos:])
 
 
-def score_marked(model: TextModel, passages: Sequence[PassageGrams], marks: Sequence[Sequence[Mark]]) -> np.ndarray:
-    """``model.score`` of each passage with its marks applied, for one query's candidates at once.
+@dataclass(frozen=True)
+class GramArena:
+    """Passages' grams laid end to end in text order (:func:`gram_arena`), so one query's marks are
+    applied to all its candidates with array operations and nothing is concatenated per query. A
+    book keeps one and :func:`merge_arenas` a new query's unseen passages into it; the words
+    themselves are not kept (about 50 bytes a word: War and Peace's half held in 15 MB)."""
+    passages: np.ndarray     # the passage ids held, ascending (text order)
+    token_base: np.ndarray   # each held passage's first token, then the end
+    key_base: np.ndarray     # each held passage's first key, then the end
+    starts: np.ndarray       # every token's character offsets, unigram and bigram columns (as in PassageGrams)
+    ends: np.ndarray
+    unigrams: np.ndarray
+    bigrams: np.ndarray
+    token_owner: np.ndarray  # position (in ``passages``) of each token's passage
+    keys: np.ndarray         # position * BUCKETS + column of every passage's grams, ascending
+    counts: np.ndarray
 
-    From the passages' cached grams: the unmarked dot product and squared norm of ``log(1 +
-    count)``, corrected by the grams the marks change — the marked runs' unigrams and every bigram
-    touching them go; each marker's unigram and its bigrams with the word or marker before and
-    after it come. Equal to hashing each marked passage anew (tested), without a Python loop over
-    passages or marks."""
-    n_pass = len(passages)
-    out = np.zeros(n_pass)
-    if not n_pass:
-        return out
-    w = model.weights
-    sizes = np.array([len(g.tokens) for g in passages])
-    base = np.concatenate([[0], np.cumsum(sizes)])
-    owner = np.repeat(np.arange(n_pass), sizes)                 # passage of each token
-    col_sizes = np.array([len(g.columns) for g in passages])
-    col_owner = np.repeat(np.arange(n_pass), col_sizes)
-    cols = np.concatenate([g.columns for g in passages]) if col_owner.size else np.zeros(0, dtype=np.int64)
-    logs = np.log1p(np.concatenate([g.counts for g in passages]).astype(float)) if col_owner.size else np.zeros(0)
-    dot = np.bincount(col_owner, weights=logs * w[cols], minlength=n_pass)
-    sumsq = np.bincount(col_owner, weights=logs * logs, minlength=n_pass)
+    def missing(self, ids: Iterable[int]) -> list[int]:
+        """The passages of ``ids`` the arena does not hold."""
+        ids = np.asarray(list(ids), dtype=np.int64)
+        at = np.minimum(np.searchsorted(self.passages, ids), max(0, len(self.passages) - 1))
+        held = (self.passages[at] == ids) if len(self.passages) else np.zeros(len(ids), dtype=bool)
+        return ids[~held].tolist()
 
-    n_marks = sum(len(ms) for ms in marks)
-    if n_marks and sizes.sum():
-        starts = np.concatenate([g.starts for g in passages])
-        ends = np.concatenate([g.ends for g in passages])
-        uni = np.concatenate([g.unigrams for g in passages])
-        bi = np.concatenate([g.bigrams for g in passages])
-        m = np.fromiter(chain.from_iterable((a, b, MARKERS[mk], k) for k, ms in enumerate(marks) for a, b, mk in ms),
-                        dtype=np.int64, count=4 * n_marks).reshape(n_marks, 4)
-        m = m[np.lexsort((m[:, 2], m[:, 1], m[:, 0], m[:, 3]))]   # by passage, then (start, end, marker)
-        p_of = m[:, 3]
-        lo = np.maximum(np.searchsorted(ends, m[:, 0], side="right"), base[p_of])
-        hi = np.minimum(np.searchsorted(starts, m[:, 1], side="left"), base[p_of + 1])
+    def positions(self, ids: Sequence[int]) -> np.ndarray:
+        return np.searchsorted(self.passages, ids)
+
+
+def _arena(ids: np.ndarray, token_sizes: np.ndarray, key_sizes: np.ndarray, starts: np.ndarray, ends: np.ndarray,
+           unigrams: np.ndarray, bigrams: np.ndarray, columns: np.ndarray, counts: np.ndarray) -> GramArena:
+    if np.any(np.diff(starts) < 0):
+        raise ValueError("passages overlap or are out of text order")
+    n = len(ids)
+    return GramArena(ids.astype(np.int64), np.concatenate([[0], np.cumsum(token_sizes)]).astype(np.int64),
+                     np.concatenate([[0], np.cumsum(key_sizes)]).astype(np.int64), starts.astype(np.int64),
+                     ends.astype(np.int64), unigrams.astype(np.int32), bigrams.astype(np.int32),
+                     np.repeat(np.arange(n, dtype=np.int32), token_sizes),
+                     np.repeat(np.arange(n, dtype=np.int64), key_sizes) * BUCKETS + columns, counts.astype(np.int32))
+
+
+def gram_arena(grams: dict[int, PassageGrams]) -> GramArena:
+    """The arena of passages ``{id: grams}``; ids must follow the text (offsets never go back)."""
+    ids = sorted(grams)
+    gs = [grams[i] for i in ids]
+
+    def cat(arrays: list[np.ndarray]) -> np.ndarray:
+        return np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.int64)
+
+    return _arena(np.array(ids, dtype=np.int64), np.array([len(g.unigrams) for g in gs], dtype=np.int64),
+                  np.array([len(g.columns) for g in gs], dtype=np.int64), cat([g.starts for g in gs]),
+                  cat([g.ends for g in gs]), cat([g.unigrams for g in gs]), cat([g.bigrams for g in gs]),
+                  cat([g.columns for g in gs]), cat([g.counts for g in gs]))
+
+
+def _ranges(begin: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """The indices of the ranges ``[begin, begin + length)`` laid end to end."""
+    ends = np.cumsum(length)
+    return np.repeat(begin - (ends - length), length) + np.arange(int(ends[-1]) if len(ends) else 0)
+
+
+def merge_arenas(a: GramArena, b: GramArena) -> GramArena:
+    """One arena holding the passages of ``a`` and ``b`` (none in both), in text order."""
+    ids = np.concatenate([a.passages, b.passages])
+    if len(np.unique(ids)) < len(ids):
+        raise ValueError("the arenas hold a passage in common")
+    order = np.argsort(ids, kind="stable")
+    tok_len = np.concatenate([np.diff(a.token_base), np.diff(b.token_base)])[order]
+    key_len = np.concatenate([np.diff(a.key_base), np.diff(b.key_base)])[order]
+    t = _ranges(np.concatenate([a.token_base[:-1], b.token_base[:-1] + len(a.starts)])[order], tok_len)
+    k = _ranges(np.concatenate([a.key_base[:-1], b.key_base[:-1] + len(a.keys)])[order], key_len)
+
+    def both(field: str, at: np.ndarray) -> np.ndarray:
+        return np.concatenate([getattr(a, field), getattr(b, field)])[at]
+
+    return _arena(ids[order], tok_len, key_len, both("starts", t), both("ends", t), both("unigrams", t),
+                  both("bigrams", t), both("keys", k) % BUCKETS, both("counts", k))
+
+
+def unmarked(model: TextModel, arena: GramArena) -> tuple[np.ndarray, np.ndarray]:
+    """Per held passage, the dot product with the weights and the squared norm of its ``log(1 +
+    count)`` vector before any mark: what :func:`score_marked` corrects (cache it per model)."""
+    owner, cols = arena.keys // BUCKETS, arena.keys % BUCKETS
+    logs = np.log1p(arena.counts.astype(float))
+    n = len(arena.passages)
+    return (np.bincount(owner, weights=logs * model.weights[cols], minlength=n),
+            np.bincount(owner, weights=logs * logs, minlength=n))
+
+
+def mark_rows(marks: Sequence[Sequence[Mark]]) -> np.ndarray:
+    """``marks[k]`` (the marks of the k-th passage scored) as rows (start, end, marker code, k)."""
+    flat = [v for k, ms in enumerate(marks) for a, b, mk in ms for v in (a, b, MARKERS[mk], k)]
+    return np.array(flat, dtype=np.int64).reshape(-1, 4)
+
+
+def score_marked(model: TextModel, arena: GramArena, ids: Sequence[int], marks: np.ndarray,
+                 base: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """``model.score`` of passages ``ids`` (held by ``arena``) with the marks applied, for one
+    query's candidates at once; ``marks``: rows (start, end, marker code, k) marking ``ids[k]``
+    (:func:`mark_rows`).
+
+    From the arena: the unmarked dot product and squared norm of ``log(1 + count)`` (``base``, from
+    :func:`unmarked`), corrected by the grams the marks change — the marked runs' unigrams and every
+    bigram touching them go; each marker's unigram and its bigrams with the word or marker before
+    and after it come. Equal to hashing each marked passage anew (tested), without a Python loop
+    over passages or marks."""
+    pos = arena.positions(ids)
+    dot, sumsq = base if base is not None else unmarked(model, arena)
+    dot, sumsq = dot.copy(), sumsq.copy()
+    if len(marks) and len(arena.starts):
+        w, uni, bi, base_tok = model.weights, arena.unigrams, arena.bigrams, arena.token_base
+        m = marks[np.lexsort((marks[:, 2], marks[:, 1], marks[:, 0]))]   # text order (passages do not overlap)
+        p_of = pos[m[:, 3]]
+        lo = np.maximum(np.searchsorted(arena.ends, m[:, 0], side="right"), base_tok[p_of])
+        hi = np.minimum(np.searchsorted(arena.starts, m[:, 1], side="left"), base_tok[p_of + 1])
         reach = np.maximum.accumulate(np.concatenate([[0], hi]))[:-1]
         keep = (lo < hi) & (lo >= reach)
         lo, hi, marker, p_of = lo[keep], hi[keep], m[keep, 2], p_of[keep]
@@ -172,38 +254,41 @@ def score_marked(model: TextModel, passages: Sequence[PassageGrams], marks: Sequ
             cover = np.zeros(len(uni) + 1, dtype=np.int64)
             np.add.at(cover, lo, 1)
             np.add.at(cover, hi, -1)
-            marked = np.cumsum(cover[:-1]) > 0
-            touching = (marked | np.concatenate([marked[1:], [False]])) & (bi >= 0)
-            gone_p = np.concatenate([owner[marked], owner[touching]])
+            is_marked = np.cumsum(cover[:-1]) > 0
+            marked = np.flatnonzero(is_marked)
+            is_marked[:-1] |= is_marked[1:]          # bigram i joins tokens i and i + 1
+            touching = np.flatnonzero(is_marked & (bi >= 0))
+            gone_p = np.concatenate([arena.token_owner[marked], arena.token_owner[touching]])
             gone_c = np.concatenate([uni[marked], bi[touching]])
-            first_tok, end_tok = base[p_of], base[p_of + 1]
+            first_tok, end_tok = base_tok[p_of], base_tok[p_of + 1]
             after_prev = np.concatenate([[False], hi[:-1] == lo[1:]])        # the run right before is a marker
             before_next = np.concatenate([hi[:-1] == lo[1:], [False]])
             has_left = lo > first_tok
             has_right = (hi < end_tok) & ~before_next
             prev_marker = np.concatenate([[0], marker[:-1]])
-            pair_cols = np.array([[_column(f"{x} {y}") for y in MARKERS] for x in MARKERS], dtype=np.int64)
             left_word = has_left & ~after_prev
             left_pair = has_left & after_prev
             come_p = np.concatenate([p_of, p_of[left_word], p_of[left_pair], p_of[has_right]])
             come_c = np.concatenate([
-                np.array([_column(x) for x in MARKERS], dtype=np.int64)[marker - 1],
+                _MARKER_COLUMNS[marker - 1],
                 _marker_bigram_columns(uni[lo[left_word] - 1], marker[left_word], False),
-                pair_cols[prev_marker[left_pair] - 1, marker[left_pair] - 1],
+                _MARKER_PAIR_COLUMNS[prev_marker[left_pair] - 1, marker[left_pair] - 1],
                 _marker_bigram_columns(uni[np.minimum(hi[has_right], len(uni) - 1)], marker[has_right], True)])
             keys = np.concatenate([gone_p, come_p]) * BUCKETS + np.concatenate([gone_c, come_c])
             change = np.concatenate([-np.ones(len(gone_p)), np.ones(len(come_p))])
-            keys, inverse = np.unique(keys, return_inverse=True)
-            change = np.bincount(inverse, weights=change)
+            order = np.argsort(keys)
+            keys, change = keys[order], change[order]
+            first = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]]))
+            keys, change = keys[first], np.add.reduceat(change, first)
             keys, change = keys[change != 0], change[change != 0]
             kp, kc = keys // BUCKETS, keys % BUCKETS
-            all_keys = col_owner * BUCKETS + cols
-            at = np.searchsorted(all_keys, keys)
-            found = (at < len(all_keys)) & (all_keys[np.minimum(at, len(all_keys) - 1)] == keys)
-            before = np.where(found, np.concatenate([g.counts for g in passages])[np.minimum(at, len(all_keys) - 1)], 0)
+            at = np.minimum(np.searchsorted(arena.keys, keys), len(arena.keys) - 1)
+            before = np.where(arena.keys[at] == keys, arena.counts[at], 0)
             old, new = np.log1p(before), np.log1p(before + change)
-            dot += np.bincount(kp, weights=(new - old) * w[kc], minlength=n_pass)
-            sumsq += np.bincount(kp, weights=new * new - old * old, minlength=n_pass)
+            dot += np.bincount(kp, weights=(new - old) * w[kc], minlength=len(dot))
+            sumsq += np.bincount(kp, weights=new * new - old * old, minlength=len(dot))
+    dot, sumsq = dot[pos], sumsq[pos]
+    out = np.zeros(len(pos))
     ok = sumsq > 1e-12
     out[ok] = dot[ok] / np.sqrt(sumsq[ok])
     return out
