@@ -3,6 +3,7 @@ median <= 10 ms, p99 <= 20 ms) against a plain regex scan of the same text (rati
 "Warm": the book is loaded and its per-book indexes built; each query is computed afresh.
 Also: LDM over every candidate of the most-mentioned character of the largest novel (<= 100 ms warm)."""
 
+import gc
 import re
 import tempfile
 from pathlib import Path
@@ -22,11 +23,18 @@ QUERIES = ["Mary Jane", "Jim", "Tom Sawyer", "Huck", "Aunt Sally", "Miss Watson"
 def main() -> None:
     books = shared_dir() / "data" / "books"
     huck = books / "76-huckleberry-finn.txt"
+    largest = max(books.glob("*.txt"), key=lambda p: p.stat().st_size)
     with tempfile.TemporaryDirectory() as tmp:
-        search = BookSearch(Library(Path(tmp) / "lib.sqlite"))
-        search.nlp()  # model load is not indexing
-        (doc_id, _), [t_index] = timed(lambda: search.index(huck))
+        indexer = BookSearch(Library(Path(tmp) / "lib.sqlite"))
+        indexer.nlp()  # model load is not indexing
+        (doc_id, _), [t_index] = timed(lambda: indexer.index(huck))
         print(f"index {huck.name}: {t_index:.1f} s (target <= 30 s)")
+        (big_id, _), [t_big] = timed(lambda: indexer.index(largest))
+        # Queries are answered by a process that has not loaded the NLP pipeline (the server's
+        # request process): without it, Python's full garbage collections walk far fewer objects.
+        del indexer
+        gc.collect()
+        search = BookSearch(Library(Path(tmp) / "lib.sqlite"))
         book = search.book(doc_id)
         text = book.document.text
         for method in ("lrm", "ldm", "bm25"):
@@ -51,8 +59,6 @@ def main() -> None:
         print(f"regex scan baseline: median {median_ms(scan_times):.2f} ms/query; "
               f"ldm rank / regex scan = {median_ms(lrm_times) / median_ms(scan_times):.1f}x")
 
-        largest = max(books.glob("*.txt"), key=lambda p: p.stat().st_size)
-        (big_id, _), [t_big] = timed(lambda: search.index(largest))
         big = search.book(big_id)
         top = list_entities(big)[0]
         query = parse_name(top.name)
