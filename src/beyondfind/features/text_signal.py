@@ -10,9 +10,10 @@ unigrams and bigrams hashed (CRC-32, stable across processes) into ``BUCKETS`` c
 mean gain of the entity's judged passages (what makes a passage better than the entity's other
 passages). Ridge regression, solved by conjugate gradients on the sparse matrix in numpy.
 
-Speed: a passage's words and gram counts are taken once per book (:class:`PassageGrams`); a query
-changes only the grams around its marks, and :func:`score_marked` updates the score and
-the norm from those (no passage is hashed again per query).
+Speed: a passage's words and gram counts are taken once per book (:class:`PassageGrams`, kept in
+the book's :class:`GramArena`); a query changes only the grams around its marks, and
+:func:`score_marked` updates the score and the norm from those (no passage is hashed again per
+query).
 
 Cross-fitting: the signal used to score a book never saw that book's judgments
 (:func:`fit_excluding`); the LDM's leave-one-book-out evaluation excludes the test book as well.
@@ -89,7 +90,8 @@ def hashed_tokens(toks: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
 
 @dataclass(frozen=True)
 class PassageGrams:
-    """A passage's words with their offsets and its hashed gram counts, computed once."""
+    """A passage's words with their offsets and its hashed gram counts (the words themselves are
+    needed only by :func:`marked_tokens`, for training; a book's arena keeps the rest)."""
     tokens: tuple[str, ...]
     starts: np.ndarray      # character offset of each token (plus the passage's ``offset``), and its end
     ends: np.ndarray
