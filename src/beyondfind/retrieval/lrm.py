@@ -170,7 +170,7 @@ def evidence(book: IndexedBook, passage: int, query: Name, query_label: str, set
     for nm in book.names_by_passage[passage]:
         if words.isdisjoint(nm.name.words):
             continue
-        e = _match_cached(book, nm, query, query_label, settings, match_cache)
+        e = _match_cached(book, nm, query, query_label, settings, match_cache, words)
         if e > 0:
             ev.names += e
             ev.matched.append((nm.mention.start, nm.mention.end, nm.mention.text, round(e, 4)))
@@ -181,7 +181,7 @@ def evidence(book: IndexedBook, passage: int, query: Name, query_label: str, set
     for p in pronouns:
         if p.antecedent is not None:
             ante = book.mention_by_id.get(p.antecedent)
-            e = _match_cached(book, ante, query, query_label, settings, match_cache) if ante else 0.0
+            e = _match_cached(book, ante, query, query_label, settings, match_cache, words) if ante else 0.0
         elif p.narrator:
             e = narrator = book.narrator_match(query) if narrator is None else narrator
         else:
@@ -211,11 +211,12 @@ def _unrecognised_place_mentions(book: IndexedBook, passage: int, query: Name, e
 
 
 def _match_cached(book: IndexedBook, nm: NameMention, query: Name, query_label: str, settings: LRMSettings,
-                  cache: dict[int, float]) -> float:
+                  cache: dict[int, float], words: frozenset[str]) -> float:
+    """E(nm, query), once per mention; 0 without a shared word (``words``: :meth:`IndexedBook.match_words`)."""
     mid = nm.mention.id
     if mid not in cache:
         cache[mid] = match(nm, query, query_label, book, _preceding(book, nm, settings.window)) \
-            if not book.match_words(query).isdisjoint(nm.name.words) else 0.0
+            if not words.isdisjoint(nm.name.words) else 0.0
     return cache[mid]
 
 
