@@ -63,8 +63,7 @@ class FeatureMatrix:
 
 @dataclass
 class _BookStats:
-    verb_idf: dict[str, float]
-    verbs_by_sentence: dict[int, list[str]]
+    verb_idfs_by_sentence: dict[int, tuple[float, ...]]   # idf of each verb of the sentence
     first_passage_of_name: dict[str, int]
     counts_by_passage: list[Counter]
     chapter_position: list[int]            # passage's index within its chapter
@@ -116,7 +115,9 @@ def _stats(book: IndexedBook) -> _BookStats:
         per_passage = Counter(s.passage for s in book.annotations.sentences)
         first_app = frozenset(i for i, nms in enumerate(book.names_by_passage)
                               if any(nm.name.key and first.get(nm.name.key) == i for nm in nms))
-        book.cache["ldm_stats"] = _BookStats({v: math.log(n / d) for v, d in df.items()}, by_sentence, first, counts,
+        idf = {v: math.log(n / d) for v, d in df.items()}
+        idfs = {s: tuple(idf[v] for v in verbs) for s, verbs in by_sentence.items()}
+        book.cache["ldm_stats"] = _BookStats(idfs, first, counts,
                                              chapter_pos, dict(named), full,
                                              [per_passage.get(i, 1) for i in range(n)], first_app)
     return book.cache["ldm_stats"]
@@ -215,7 +216,7 @@ def extract_features(book: IndexedBook, query: Name, entity_text: str,
     rows = []
     for k, (i, ev) in enumerate(zip(passages, evs)):
         p = book.passages[i]
-        idfs = [stats.verb_idf.get(v, 0.0) for s in ev.sentences for v in stats.verbs_by_sentence.get(s, ())]
+        idfs = [x for s in ev.sentences for x in stats.verb_idfs_by_sentence.get(s, ())]
         offsets = [a for a, _b, _t, _e in ev.matched] + [a for a, _b, _t in ev.pronouns]
         first_off = (min(offsets) - p.start) / max(1, p.end - p.start) if offsets else 1.0
         described = any(_DESCRIPTION_AFTER.match(book.document.text[b:b + 40]) for _a, b, _t, _e in ev.matched)
