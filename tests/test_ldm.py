@@ -181,14 +181,16 @@ def test_text_signal_per_query_update_equals_rehashing_the_marked_passage(huck):
     for name, (passages, marks) in queries.items():
         reference = [model.score(huck.passages[i].text, [(a - huck.passages[i].start, b - huck.passages[i].start, m)
                                                          for a, b, m in ms]) for i, ms in zip(passages, marks)]
-        np.testing.assert_allclose(text_signal.score_marked(model, arena, passages, text_signal.mark_rows(marks), base), reference, atol=1e-9)
+        scores = text_signal.score_marked(model, arena, passages, text_signal.mark_rows(marks), base)
+        np.testing.assert_allclose(scores, reference, atol=1e-9)
         features = extract_features(huck, parse_name(name), name)   # the product's path, marks taken from evidence
         by_passage = dict(zip(features.passages, features.values[:, features.names.index("text.descriptive")]))
         np.testing.assert_allclose([by_passage[i] for i in passages], reference, atol=1e-9)
         assert sum(bool(ms) for ms in marks) > 10
         assert any("SELF" in text_signal.marked_tokens(grams[i], ms) for i, ms in zip(passages, marks))
     with pytest.raises(ValueError, match="overlap"):
-        text_signal.gram_arena({0: grams[0], 1: text_signal.passage_grams(huck.passages[0].text, huck.passages[0].start)})
+        first = huck.passages[0]
+        text_signal.gram_arena({0: grams[0], 1: text_signal.passage_grams(first.text, first.start)})
 
 
 def test_calibration_is_platt_scaling_as_scipy_fits_it():

@@ -21,8 +21,8 @@ from ..retrieval.lrm import (LRMSettings, PassageEvidence, candidate_passages_lr
                              saturate)
 from ..retrieval.terms import tokenize
 from .keywords import keywords
-from .text_signal import (MARKERS, SELF, SELF_PRONOUN, GramArena, TextModel, gram_arena, merge_arenas, passage_grams, score_marked,
-                          unmarked)
+from .text_signal import (MARKERS, SELF, SELF_PRONOUN, GramArena, TextModel, gram_arena, merge_arenas, passage_grams,
+                          score_marked, unmarked)
 from .text_signal import shipped as shipped_text_model
 
 FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
