@@ -161,6 +161,8 @@ def _honorifics_take_their_names(doc: Doc) -> None:
 
 _VOCATIVE_BEFORE = frozenset({",", "--", "—", "'", "‘", "\"", "“"})
 _VOCATIVE_AFTER = frozenset({",", "!", "?", ".", ";", "--", "—", "'", "’", "\"", "”"})
+_QUOTE_MARKS = frozenset({"'", "‘", "\"", "“"})
+_NOT_VOCATIVE_POS = frozenset({"INTJ", "VERB", "AUX", "PRON", "DET", "ADP", "CCONJ", "SCONJ", "PART"})   # "Say, …"
 
 
 def _vocatives_are_names(doc: Doc, first_names: frozenset[str]) -> set[int]:
@@ -182,10 +184,6 @@ def _vocatives_are_names(doc: Doc, first_names: frozenset[str]) -> set[int]:
     if added:
         doc.ents = sorted(list(doc.ents) + added, key=lambda e: e.start)
     return {e.start for e in added}
-
-
-_QUOTE_MARKS = frozenset({"'", "‘", "\"", "“"})
-_NOT_VOCATIVE_POS = frozenset({"INTJ", "VERB", "AUX", "PRON", "DET", "ADP", "CCONJ", "SCONJ", "PART"})   # "Say, …"
 
 
 @Language.factory("beyondfind_names")
