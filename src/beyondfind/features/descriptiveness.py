@@ -252,9 +252,7 @@ def marks_between(book: IndexedBook, query: Name, start: int, end: int,
                   settings: LRMSettings = LRMSettings()) -> tuple[tuple[int, int, str], ...]:
     """:func:`text_marks` of ``query`` inside ``[start, end)`` of the book's text (a judged passage),
     offsets relative to ``start``: what the text signal is trained on."""
-    if "passage_starts" not in book.cache:
-        book.cache["passage_starts"] = np.array([p.start for p in book.passages])
-    first = max(0, int(np.searchsorted(book.cache["passage_starts"], start, side="right")) - 1)
+    first = max(0, book.passage_at(start))
     label, cache = query_label(book, query), {}
     out = []
     for i in range(first, len(book.passages)):

@@ -3,6 +3,7 @@ and the book-wide name statistics that global coreference needs (c(name) counts)
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -57,6 +58,14 @@ class IndexedBook:
     @property
     def passages(self):
         return self.document.passages
+
+    @cached_property
+    def passage_starts(self) -> list[int]:
+        return [p.start for p in self.passages]
+
+    def passage_at(self, offset: int) -> int:
+        """The index of the passage that starts last at or before ``offset`` (-1 before the first)."""
+        return bisect_right(self.passage_starts, offset) - 1
 
     @cached_property
     def name_counts(self) -> Counter:

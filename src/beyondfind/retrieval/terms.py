@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass
 
@@ -45,10 +44,9 @@ def term_counts(book: IndexedBook, term: str) -> dict[int, int]:
         # word character) after it — the token boundaries of _TOKEN
         body = "['’]".join(re.escape(part) for part in term.split("'"))
         pattern = re.compile(rf"(?<![^\W_])(?<![^\W_]['’]){body}(?![^\W_])(?!['’][^\W_])", re.IGNORECASE)
-        starts = [p.start for p in book.passages]
         counts: Counter = Counter()
         for m in pattern.finditer(book.document.text):
-            i = bisect_right(starts, m.start()) - 1
+            i = book.passage_at(m.start())
             if i >= 0 and m.end() <= book.passages[i].end and m.group().lower().replace("’", "'") == term:
                 counts[i] += 1
         book.cache[key] = dict(counts)
