@@ -38,17 +38,13 @@ SHIPPED = Path(__file__).parent / "data" / "text_signal.npy"
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*", re.UNICODE)
 
 
-SELF, SELF_PRONOUN = "SELF", "SELFPRON"   # never produced by :func:`tokens` (lower case or NAME)
+SELF, SELF_PRONOUN = "SELF", "SELFPRON"   # never a word's token (lower case or NAME)
 Mark = tuple[int, int, str]   # (start, end, SELF or SELF_PRONOUN), character offsets
 
 
 def _masked(word: str) -> str:
+    """A word's token: lower-cased, or ``NAME`` when capitalised."""
     return "NAME" if word[:1].isupper() else word.lower()
-
-
-def tokens(text: str) -> list[str]:
-    """Lower-cased words with capitalised words masked as ``NAME``."""
-    return [_masked(t) for t in _TOKEN.findall(text)]
 
 
 MARKERS = {SELF: 1, SELF_PRONOUN: 2}
