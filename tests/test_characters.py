@@ -75,6 +75,25 @@ def test_a_rare_full_name_absorbs_its_first_name_only_when_it_introduced_it():
     assert unknown.character_of[(None, "marilla")] != unknown.character_of[(None, "marilla cuthbert")]
 
 
+def test_a_nickname_joins_the_character_it_is_used_near():
+    def index(forms):
+        return cluster_names({(h, k): FormStats.from_positions(at) for (h, k), at in forms.items()}, window=100)
+
+    elizabeth = list(range(0, 20000, 40))
+    near = index({(None, "elizabeth bennet"): [5], (None, "elizabeth"): elizabeth,
+                  (None, "lizzy"): list(range(30, 20000, 400))})
+    assert near.character_of[(None, "lizzy")] == near.character_of[(None, "elizabeth")]
+    assert len(near.characters) == 1 and near.characters[0].mentions == len(elizabeth) + 1 + 50
+
+    lady = index({("lady", "catherine"): list(range(10000, 12000, 20)), (None, "kitty"): list(range(0, 9000, 300))})
+    assert lady.character_of[(None, "kitty")] != lady.character_of[("lady", "catherine")]   # never near her
+    aunt = index({("miss", "mary jane"): list(range(0, 5000, 10)), ("aunt", "polly"): list(range(5, 5000, 500))})
+    assert aunt.character_of[("aunt", "polly")] != aunt.character_of[("miss", "mary jane")]   # honorifics differ
+    without = cluster_names({(None, "elizabeth"): FormStats.from_positions(elizabeth),
+                             (None, "lizzy"): FormStats.from_positions(list(range(30, 20000, 400)))})
+    assert without.character_of[(None, "lizzy")] != without.character_of[(None, "elizabeth")]   # no window: no evidence
+
+
 def test_named_mentions_of_litbank_coreference_cluster_like_the_gold_chains():
     from beyondfind.nlp.evaluate import coref_test_files, evaluate_name_clustering
 
@@ -104,6 +123,8 @@ def test_pride_and_prejudice_character_list(pride_search, capsys):
             for b in group[i + 1:]:
                 assert not row(a) & row(b), f"{a} and {b} share a row"
     assert row("Elizabeth") & row("Elizabeth Bennet") and row("Miss Bingley") & row("Caroline Bingley")
+    assert row("Lizzy") == row("Elizabeth")   # her family's name for her, always near her own
+    assert not row("Kitty") & row("Lady Catherine")   # Catherine Bennet is not Lady Catherine
     places = {r["name"] for r in rows if r["type"] != "PER"}
     assert {"Longbourn", "Netherfield", "Pemberley"} <= places
     assert not {"Monday", "Saturday", "January"} & {r["name"] for r in rows}

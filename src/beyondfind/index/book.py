@@ -13,6 +13,8 @@ from ..nlp.names import Name, parse_name
 from .characters import CharacterIndex, FormKey, FormStats, cluster_names
 from .records import Annotations, Mention, Pronoun
 
+NICKNAME_WINDOW = 1500   # characters: a nickname's mentions this near its character's are evidence they are one
+
 
 @dataclass(frozen=True)
 class NameMention:
@@ -144,7 +146,7 @@ class IndexedBook:
             g = pron[key].most_common(1)
             evidence = g[0][0] if g and g[0][1] >= 3 and g[0][1] >= 0.75 * sum(pron[key].values()) else None
             stats[key] = FormStats.from_positions(positions[key], lab.most_common(1)[0][0], evidence)
-        return cluster_names(stats)
+        return cluster_names(stats, window=NICKNAME_WINDOW)
 
     def match_words(self, query: Name) -> frozenset[str]:
         """Name words that can point at ``query``: its own, and those of every form of its character

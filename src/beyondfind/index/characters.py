@@ -18,7 +18,15 @@ or the same words without an honorific) when exactly one is compatible, or one h
 ``dominant_share`` of their mentions. Otherwise it stays *ambiguous*: a family surname such as
 ``Bennet`` keeps its own row and its list of candidate characters, and retrieval resolves each of
 its mentions by local/global coreference among those candidates (see :mod:`beyondfind.retrieval.lrm`).
-Nicknames (``Lizzy``) are not guessed: they stay their own characters.
+
+Nicknames join on evidence (:func:`_join_nicknames`): a character named only by a nickname of a
+given name (``Lizzy``; the vendored list in :func:`beyondfind.nlp.names.nicknames`) joins the one
+character with that given name (``Elizabeth``) that the text keeps near it — most of the nickname's
+mentions within ``window`` of the character's, several times as often as near any other such
+character — and that is mentioned at least as often. A list alone would make ``Kitty`` Lady
+Catherine in Pride and Prejudice (they are seldom near each other) and ``Aunt Polly`` Miss Mary
+Jane in Huckleberry Finn (their honorifics differ), so without that evidence a nickname stays its
+own character.
 """
 
 from __future__ import annotations
@@ -27,7 +35,9 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..nlp.names import Name, _first_names, name_gender
+import bisect
+
+from ..nlp.names import Name, _first_names, name_gender, nicknames
 
 FormKey = tuple[str | None, str]   # (honorific, name words joined by spaces)
 MARRIED = frozenset({"mrs", "lady", "madam", "madame", "mme", "widow", "frau", "signora"})
@@ -41,6 +51,8 @@ SURNAME_HONORIFICS = frozenset({"mr", "mrs", "miss", "ms", "master", "dr", "mada
 RARE = 10              # full names seen fewer times absorb a bare word 3× as frequent only when they introduced it
 DOMINANT_SHARE = 0.8   # a form joins the candidate that holds this share of the candidates' mentions
 OWN_SHARE = 3.0        # an ambiguous form this many times as frequent as its candidates is its own character
+NEAR_SHARE = 0.3       # a nickname joins a character when this share of its mentions is near the character's
+NEAR_LEAD = 3.0        # ... and this many times the share near any other character with that given name
 
 
 @dataclass(frozen=True)
@@ -51,16 +63,24 @@ class FormStats:
     count: int
     label: str = "PER"
     pronoun_gender: str | None = None
-    # where the form is used, in any unit that grows in reading order (passage, token): its first
-    # mention and the mention a quarter of the way through its uses (None: not known)
-    first: float | None = None
-    first_quarter: float | None = None
+    # where the form is used, in any unit that grows in reading order (character offset, token),
+    # sorted; empty when not known
+    positions: tuple[float, ...] = ()
 
     @classmethod
     def from_positions(cls, positions: list[float], label: str = "PER",
                        pronoun_gender: str | None = None) -> "FormStats":
-        ordered = sorted(positions)
-        return cls(len(ordered), label, pronoun_gender, ordered[0], ordered[len(ordered) // 4])
+        return cls(len(positions), label, pronoun_gender, tuple(sorted(positions)))
+
+    @property
+    def first(self) -> float | None:
+        """The first mention's position."""
+        return self.positions[0] if self.positions else None
+
+    @property
+    def first_quarter(self) -> float | None:
+        """The position of the mention a quarter of the way through the form's uses."""
+        return self.positions[len(self.positions) // 4] if self.positions else None
 
 
 @dataclass(frozen=True)
@@ -237,9 +257,62 @@ def _introduced(members: list[_Form], bare: _Form) -> bool:
     return bool(firsts) and bare.stats.first_quarter is not None and min(firsts) <= bare.stats.first_quarter
 
 
+def _near_share(positions: list[float], others: list[float], window: float) -> float:
+    """The share of ``positions`` with one of ``others`` (sorted) within ``window``."""
+    if not positions or not others:
+        return 0.0
+    near = 0
+    for p in positions:
+        i = bisect.bisect_left(others, p)
+        near += (i < len(others) and others[i] - p <= window) or (i > 0 and p - others[i - 1] <= window)
+    return near / len(positions)
+
+
+def _join_nicknames(members: list[list[_Form]], readings: Mapping[FormKey, tuple[int, ...]],
+                    window: float) -> dict[int, int]:
+    """Nickname characters that join a character with their given name: {nickname cluster: target}.
+
+    A nickname cluster is a resolved person whose forms are all one word that is a nickname (with
+    or without an honorific: ``Lizzy``, ``Miss Eliza``). Its targets are the resolved persons of the
+    same gender with a form whose first name the nickname is short for; the one whose mentions are
+    near at least ``NEAR_SHARE`` of the nickname's (and ``NEAR_LEAD`` times as many as any other
+    target's), that is mentioned at least as often, and whose honorifics agree (a nickname written
+    with one needs a target written with the same or with none) is joined."""
+    table = nicknames()
+    persons = [cid for cid, ms in enumerate(members)
+               if ms[0].stats.label == "PER" and (len(ms) > 1 or readings[ms[0].key] == (cid,))]
+    positions = {cid: sorted(p for m in members[cid] for p in m.stats.positions) for cid in persons}
+    genders = {cid: {m.gender for m in members[cid] if m.gender} for cid in persons}
+    joins = {}
+    for cid in persons:
+        ms = members[cid]
+        if cid in joins.values() or any(len(m.words) != 1 for m in ms) or not all(m.words[0] in table for m in ms):
+            continue
+        given = frozenset().union(*(table[m.words[0]] for m in ms))
+        honorifics = {m.honorific for m in ms if m.honorific}
+        near = []
+        for t in persons:
+            if t == cid or t in joins or len(genders[cid] | genders[t]) > 1:
+                continue
+            if not any(m.first in given for m in members[t]):
+                continue
+            near.append((_near_share(positions[cid], positions[t], window), t))
+        near.sort(reverse=True)
+        if not near or near[0][0] < NEAR_SHARE or (len(near) > 1 and near[0][0] < NEAR_LEAD * near[1][0]):
+            continue
+        target = near[0][1]
+        target_honorifics = {m.honorific for m in members[target] if m.honorific}
+        if len(positions[cid]) <= len(positions[target]) and (not target_honorifics
+                                                               or honorifics <= target_honorifics):
+            joins[cid] = target
+    return joins
+
+
 def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DOMINANT_SHARE,
-                  own_share: float = OWN_SHARE) -> CharacterIndex:
-    """Group name forms into characters (see the module docstring for the constraints)."""
+                  own_share: float = OWN_SHARE, window: float | None = None) -> CharacterIndex:
+    """Group name forms into characters (see the module docstring for the constraints). ``window``:
+    how near (in the forms' position unit) a nickname's mentions must be to its character's for
+    the two to join; None leaves nicknames their own characters."""
     male, female = _first_names()
     items = [_Form(k, k[0], tuple(k[1].split()), s) for k, s in forms.items() if k[1]]
     _roles(items, male | female)
@@ -279,6 +352,12 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
             members.append([f])
             readings[f.key] = tuple(cands) if cands else (len(members) - 1,)
 
+    if window is not None:
+        joins = _join_nicknames(members, readings, window)
+        for nickname, target in joins.items():
+            members[target].extend(members[nickname])
+        members, cluster_of, readings = _renumber(members, cluster_of, readings, joins)
+
     characters = []
     for cid, ms in enumerate(members):
         count = sum(m.stats.count for m in ms)
@@ -291,3 +370,19 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
                                     genders.pop() if len(genders) == 1 else None,
                                     readings[ms[0].key] if ambiguous else ()))
     return CharacterIndex(tuple(characters), cluster_of, readings)
+
+
+def _renumber(members: list[list[_Form]], cluster_of: dict[FormKey, int], readings: dict[FormKey, tuple[int, ...]],
+              joins: Mapping[int, int]) -> tuple[list[list[_Form]], dict[FormKey, int], dict[FormKey, tuple[int, ...]]]:
+    """Drop the clusters ``joins`` merged into others and number the rest from 0 again."""
+    if not joins:
+        return members, cluster_of, readings
+    new_id = {}
+    for cid in range(len(members)):
+        if cid not in joins:
+            new_id[cid] = len(new_id)
+    for cid, target in joins.items():
+        new_id[cid] = new_id[target]
+    kept = [ms for cid, ms in enumerate(members) if cid not in joins]
+    remapped = {k: tuple(dict.fromkeys(new_id[c] for c in cs)) for k, cs in readings.items()}
+    return kept, {k: new_id[c] for k, c in cluster_of.items()}, remapped

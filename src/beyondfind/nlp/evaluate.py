@@ -248,6 +248,9 @@ def evaluate_anaphora(nlp, files: list[Path]) -> dict[str, float]:
             "precision": correct / predicted if predicted else 0.0}
 
 
+NICKNAME_WINDOW_TOKENS = 300   # the book's 1,500 characters (beyondfind.index.book.NICKNAME_WINDOW) in tokens
+
+
 def evaluate_name_clustering(files: list[Path]) -> PRF:
     """Pairwise precision/recall of clustering the *named* mentions of the gold coreference chains
     (gold spans that are proper names) with :func:`~beyondfind.index.characters.cluster_names`.
@@ -273,7 +276,8 @@ def evaluate_name_clustering(files: list[Path]) -> PRF:
             if name.words and is_proper_name(span) and not (len(span) == 1 and span[0].lower() in PRONOUNS):
                 named.append(((name.honorific, name.key), cluster))
                 positions[(name.honorific, name.key)].append(start)
-        index = cluster_names({form: FormStats.from_positions(at) for form, at in positions.items()})
+        index = cluster_names({form: FormStats.from_positions(at) for form, at in positions.items()},
+                              window=NICKNAME_WINDOW_TOKENS)
         assigned = []
         for form, _cluster in named:
             readings = index.possible(form) or (index.character_of.get(form),)

@@ -124,6 +124,41 @@ def _first_names() -> tuple[frozenset[str], frozenset[str]]:
     return male, female
 
 
+# pet names the nickname list lacks, as nineteenth-century novels write them
+EXTRA_NICKNAMES = {"janet": ("jane",), "kitty": ("catherine", "katherine", "kathleen"),
+                   "nelly": ("ellen", "helen", "eleanor")}
+
+
+@lru_cache(maxsize=1)
+def nicknames() -> dict[str, frozenset[str]]:
+    """nickname → the given names it is short for (``lizzy`` → {``elizabeth``}), from the vendored
+    list (``data/nicknames.csv``, see its README) plus :data:`EXTRA_NICKNAMES`; the spellings -ie,
+    -y and -ey of a nickname are one (``kittie`` / ``kitty``). A word that the list gives nicknames of
+    (``catherine``, ``william``) is a given name, not a nickname, unless :data:`EXTRA_NICKNAMES` says
+    so (``janet``)."""
+    formal: dict[str, set[str]] = {}
+    given: set[str] = set()
+    lines = (Path(__file__).parent / "data" / "nicknames.csv").read_text(encoding="utf-8").splitlines()
+    for line in lines[1:]:
+        name, relation, nickname = line.split(",")
+        if relation == "has_nickname":
+            given.add(name)
+            for spelling in _diminutive_spellings(nickname):
+                formal.setdefault(spelling, set()).add(name)
+    out = {n: frozenset(fs) for n, fs in formal.items() if n not in given}
+    for n, fs in EXTRA_NICKNAMES.items():
+        out[n] = out.get(n, frozenset()) | frozenset(fs)
+    return out
+
+
+def _diminutive_spellings(nickname: str) -> set[str]:
+    for ending in ("ie", "ey", "y"):
+        if nickname.endswith(ending) and len(nickname) > len(ending) + 1:
+            stem = nickname[: -len(ending)]
+            return {stem + e for e in ("ie", "ey", "y")}
+    return {nickname}
+
+
 def name_gender(name: Name) -> str | None:
     """"male", "female" or None (unknown or ambiguous), from the honorific, then the first name."""
     if name.honorific in MALE_HONORIFICS:
