@@ -89,6 +89,11 @@ def test_a_nickname_joins_the_character_it_is_used_near():
     assert lady.character_of[(None, "kitty")] != lady.character_of[("lady", "catherine")]   # never near her
     aunt = index({("miss", "mary jane"): list(range(0, 5000, 10)), ("aunt", "polly"): list(range(5, 5000, 500))})
     assert aunt.character_of[("aunt", "polly")] != aunt.character_of[("miss", "mary jane")]   # honorifics differ
+    narrator = {(None, "david copperfield"): FormStats.from_positions(list(range(250, 50000, 500))),
+                (None, "davy"): FormStats.from_positions(list(range(2500, 50000, 1000)))}
+    said_to_him = cluster_names(narrator, window=100, also_near={(None, "david copperfield"): range(2450, 50000, 250)})
+    assert said_to_him.character_of[(None, "davy")] == said_to_him.character_of[(None, "david copperfield")]
+    assert cluster_names(narrator, window=100).character_of[(None, "davy")] != said_to_him.character_of[(None, "davy")]
     without = cluster_names({(None, "elizabeth"): FormStats.from_positions(elizabeth),
                              (None, "lizzy"): FormStats.from_positions(list(range(30, 20000, 400)))})
     assert without.character_of[(None, "lizzy")] != without.character_of[(None, "elizabeth")]   # no window: no evidence

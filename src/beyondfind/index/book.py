@@ -146,7 +146,11 @@ class IndexedBook:
             g = pron[key].most_common(1)
             evidence = g[0][0] if g and g[0][1] >= 3 and g[0][1] >= 0.75 * sum(pron[key].values()) else None
             stats[key] = FormStats.from_positions(positions[key], lab.most_common(1)[0][0], evidence)
-        return cluster_names(stats, window=NICKNAME_WINDOW)
+        narrator = self.narrator
+        also_near = {}
+        if narrator is not None and (narrator.honorific, narrator.key) in stats:
+            also_near[(narrator.honorific, narrator.key)] = [p.start for p in self.annotations.pronouns if p.narrator]
+        return cluster_names(stats, window=NICKNAME_WINDOW, also_near=also_near)
 
     def match_words(self, query: Name) -> frozenset[str]:
         """Name words that can point at ``query``: its own, and those of every form of its character

@@ -32,7 +32,7 @@ own character.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import bisect
@@ -269,7 +269,7 @@ def _near_share(positions: list[float], others: list[float], window: float) -> f
 
 
 def _join_nicknames(members: list[list[_Form]], readings: Mapping[FormKey, tuple[int, ...]],
-                    window: float) -> dict[int, int]:
+                    window: float, also_near: Mapping[FormKey, Sequence[float]]) -> dict[int, int]:
     """Nickname characters that join a character with their given name: {nickname cluster: target}.
 
     A nickname cluster is a resolved person whose forms are all one word that is a nickname (with
@@ -277,11 +277,15 @@ def _join_nicknames(members: list[list[_Form]], readings: Mapping[FormKey, tuple
     same gender with a form whose first name the nickname is short for; the one whose mentions are
     near at least ``NEAR_SHARE`` of the nickname's (and ``NEAR_LEAD`` times as many as any other
     target's), that is mentioned at least as often, and whose honorifics agree (a nickname written
-    with one needs a target written with the same or with none) is joined."""
+    with one needs a target written with the same or with none) is joined. ``also_near``: more
+    positions that count as a form's presence for this evidence only (the narrator's "I" for the
+    narrator's name: "Davy" is said to the narrator, near his "I", seldom near his name)."""
     table = nicknames()
     persons = [cid for cid, ms in enumerate(members)
                if ms[0].stats.label == "PER" and (len(ms) > 1 or readings[ms[0].key] == (cid,))]
     positions = {cid: sorted(p for m in members[cid] for p in m.stats.positions) for cid in persons}
+    present = {cid: sorted(positions[cid] + [p for m in members[cid] for p in also_near.get(m.key, ())])
+               for cid in persons}
     genders = {cid: {m.gender for m in members[cid] if m.gender} for cid in persons}
     joins = {}
     for cid in persons:
@@ -296,7 +300,7 @@ def _join_nicknames(members: list[list[_Form]], readings: Mapping[FormKey, tuple
                 continue
             if not any(m.first in given for m in members[t]):
                 continue
-            near.append((_near_share(positions[cid], positions[t], window), t))
+            near.append((_near_share(positions[cid], present[t], window), t))
         near.sort(reverse=True)
         if not near or near[0][0] < NEAR_SHARE or (len(near) > 1 and near[0][0] < NEAR_LEAD * near[1][0]):
             continue
@@ -309,10 +313,12 @@ def _join_nicknames(members: list[list[_Form]], readings: Mapping[FormKey, tuple
 
 
 def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DOMINANT_SHARE,
-                  own_share: float = OWN_SHARE, window: float | None = None) -> CharacterIndex:
+                  own_share: float = OWN_SHARE, window: float | None = None,
+                  also_near: Mapping[FormKey, Sequence[float]] | None = None) -> CharacterIndex:
     """Group name forms into characters (see the module docstring for the constraints). ``window``:
     how near (in the forms' position unit) a nickname's mentions must be to its character's for
-    the two to join; None leaves nicknames their own characters."""
+    the two to join, None leaving nicknames their own characters; ``also_near``: positions that
+    count as a form's presence in that evidence only (see :func:`_join_nicknames`)."""
     male, female = _first_names()
     items = [_Form(k, k[0], tuple(k[1].split()), s) for k, s in forms.items() if k[1]]
     _roles(items, male | female)
@@ -353,7 +359,7 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
             readings[f.key] = tuple(cands) if cands else (len(members) - 1,)
 
     if window is not None:
-        joins = _join_nicknames(members, readings, window)
+        joins = _join_nicknames(members, readings, window, also_near or {})
         for nickname, target in joins.items():
             members[target].extend(members[nickname])
         members, cluster_of, readings = _renumber(members, cluster_of, readings, joins)
