@@ -257,3 +257,9 @@ def test_darcy_and_heathcliff_introductions_in_top5_with_a_model_that_never_saw_
         ranking = run(book, entity, "ldm")
         top5 = [book.passages[s.passage].text for s in ranking[:5]]
         assert any(introduction in t for t in top5), entity
+    # `eval books --seeds`: another LightGBM seed retrains the fold on the same training set
+    fold_set = run.fold_model(book.document.name)
+    run.seed = 0
+    reseeded = run.fold_model(book.document.name)
+    assert reseeded[0] is not fold_set[0] and reseeded[1] is fold_set[1]
+    assert [s.score for s in run(book, "Heathcliff", "ldm")] != [s.score for s in ranking]

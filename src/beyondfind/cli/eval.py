@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from .. import BeyondfindError
-from .common import add_library_option, add_nlp_option, add_processes_option, open_search
+from .common import add_library_option, add_nlp_option, add_processes_option, open_search, positive_int
 
 DEFAULT_BOOK_METHODS = "find,entity-find,bm25,bm25-b0,lm,plm,semantic,lrm-ef,lrm-dl,lrm,ldm"
 
@@ -22,6 +22,9 @@ def add_parsers(sub) -> None:
     b.add_argument("--methods", default=DEFAULT_BOOK_METHODS)
     b.add_argument("--output", type=Path, default=Path("reports"), help="folder for the PNG chart and JSON results")
     b.add_argument("--sensitivity", action="store_true", help="also report LRM's condensed nDCG@5 over a k1 x r grid")
+    b.add_argument("--seeds", type=positive_int, default=None, metavar="N",
+                   help="also retrain LDM with N LightGBM seeds (one training set per fold) and report the "
+                        "mean and spread of its condensed nDCG@5 and nDCG@1: one seed's difference is often noise")
     add_library_option(b)
     add_nlp_option(b)
     add_processes_option(b)
@@ -82,9 +85,33 @@ def run_books(args) -> int:
         if len(folders) > 1:
             print(f"# {folder.name}\n")
         report_books(judgments, books_dir, search, methods, runner, args.output / folder.name)
+    if args.seeds and "ldm" in methods:
+        print_seed_spread(folders, sets, books_dir, search, runner, args.seeds)
     if args.sensitivity:
         print_sensitivity(sets[0], books_dir, search)
     return 0
+
+
+def print_seed_spread(folders, sets, books_dir: Path, search, runner, seeds: int) -> None:
+    """LDM's condensed nDCG@5 / nDCG@1 per judgments folder over LightGBM seeds 0..N-1."""
+    import numpy as np
+
+    from ..evaluation import books as ev
+
+    print(f"\n## LDM over {seeds} seeds (leave-one-book-out; condensed lists): mean, sd, min, max")
+    scores: dict[str, dict[str, list[float]]] = {f.name: {"nDCG@5/c": [], "nDCG@1/c": []} for f in folders}
+    for seed in range(seeds):
+        runner.seed = seed
+        for folder, judgments in zip(folders, sets):
+            results = ev.evaluate_books(judgments, books_dir, search.book_for, ["ldm"], runner)
+            for measure, values in scores[folder.name].items():
+                values.append(float(np.mean([r.values[measure] for r in results])))
+        print(f"  seed {seed} done", file=sys.stderr)
+    for name, measures in scores.items():
+        for measure, values in measures.items():
+            v = np.array(values)
+            print(f"{name:10} {measure.replace('/c', ''):7} mean {v.mean():.3f}  sd {v.std(ddof=1) if len(v) > 1 else 0:.3f}"
+                  f"  min {v.min():.3f}  max {v.max():.3f}")
 
 
 def report_books(judgments, books_dir: Path, search, methods: list[str], runner, output: Path) -> None:

@@ -247,13 +247,17 @@ def leave_one_book_out_runner(judgments: list[BookJudgments], books_dir: Path, l
 
     The text signal is cross-fitted inside each fold: a training book's passages are scored by a
     signal trained on neither that book nor the held-out one, the held-out book's by one trained on
-    all the others, so no judgment of the held-out book reaches its scores."""
-    models: dict[str, tuple[LDMModel, TextModel]] = {}
+    all the others, so no judgment of the held-out book reaches its scores.
+
+    The runner's ``seed`` attribute (default: the shipped parameters' seed) picks LightGBM's seed;
+    each fold's training set is built once and reused for every seed (``eval books --seeds``)."""
+    sets: dict[str, tuple[TrainingSet, TextModel | None]] = {}
+    models: dict[tuple[str, int], LDMModel] = {}
     uses_text = any(n.startswith("text.") for n in feature_names)
     examples = text_examples(judgments, books_dir, load_book) if uses_text else []
 
-    def fold_model(test_book: str) -> tuple[LDMModel, TextModel | None]:
-        if test_book not in models:
+    def fold_set(test_book: str) -> tuple[TrainingSet, TextModel | None]:
+        if test_book not in sets:
             parts = []
             for bj in judgments:
                 if bj.book == test_book:
@@ -262,8 +266,15 @@ def leave_one_book_out_runner(judgments: list[BookJudgments], books_dir: Path, l
                 parts.append(training_set([(load_book(books_dir / bj.book), bj)], settings, feature_names, text))
             ts = TrainingSet(np.vstack([p.X for p in parts]), np.concatenate([p.y for p in parts]),
                              tuple(g for p in parts for g in p.groups), feature_names)
-            models[test_book] = (train(ts), fit_excluding(examples, {test_book}) if uses_text else None)
-        return models[test_book]
+            sets[test_book] = (ts, fit_excluding(examples, {test_book}) if uses_text else None)
+        return sets[test_book]
+
+    def fold_model(test_book: str) -> tuple[LDMModel, TextModel | None]:
+        ts, text_model = fold_set(test_book)
+        key = (test_book, run.seed)
+        if key not in models:
+            models[key] = train(ts, params={"seed": run.seed})
+        return models[key], text_model
 
     def run(book: IndexedBook, entity: str, method: str):
         if method != "ldm":
@@ -271,6 +282,7 @@ def leave_one_book_out_runner(judgments: list[BookJudgments], books_dir: Path, l
         model, text_model = fold_model(book.document.name)
         return rank_ldm(book, parse_name(entity), entity, settings, model=model, text_model=text_model)
 
+    run.seed = DEFAULT_PARAMS["seed"]  # type: ignore[attr-defined]
     run.fold_model = fold_model  # type: ignore[attr-defined]
     return run
 
