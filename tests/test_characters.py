@@ -75,6 +75,13 @@ def test_a_rare_full_name_absorbs_its_first_name_only_when_it_introduced_it():
     assert unknown.character_of[(None, "marilla")] != unknown.character_of[(None, "marilla cuthbert")]
 
 
+def test_full_names_agree_when_one_first_name_is_a_nickname_of_the_other():
+    index = _index({"Mr. Thomas Traddles": 5, "Traddles": 270, "Tommy Traddles": 4, "Mr. Traddles": 41,
+                    "Dr. Seward": 128, "John Seward": 6, "Jack Seward": 3, "Mrs. Seward": 2})
+    assert _same(index, "Tommy Traddles", "Mr. Thomas Traddles") and _same(index, "Mr. Traddles", "Traddles")
+    assert _same(index, "Jack Seward", "John Seward") and not _same(index, "Jack Seward", "Mrs. Seward")
+
+
 def test_a_nickname_joins_the_character_it_is_used_near():
     def index(forms):
         return cluster_names({(h, k): FormStats.from_positions(at) for (h, k), at in forms.items()}, window=100)

@@ -10,7 +10,7 @@ cluster (so transitivity never joins ``Mr. Eyre`` and ``Miss Eyre`` through a ba
 * ``Mrs.`` ≠ ``Miss`` (a married name is another person), and ``Mrs. X`` without a first name never
   joins a first-name form (``Mrs. Bennet`` ≠ ``Elizabeth Bennet``);
 * first names must agree (``Elizabeth Bennet`` ≠ ``Jane Bennet``), up to a prefix (``Huck`` /
-  ``Huckleberry``); surnames must agree.
+  ``Huckleberry``) or a nickname (``Tommy Traddles`` / ``Thomas Traddles``); surnames must agree.
 
 Forms are attached from the most specific (full names with honorifics) to the least (one bare
 word). A form joins the characters it could name (it is a word-based part of one of their forms,
@@ -199,7 +199,12 @@ def _roles(forms: list[_Form], first_names: frozenset[str]) -> None:
 
 
 def _first_names_agree(a: str, b: str) -> bool:
-    return a == b or (min(len(a), len(b)) >= 3 and (a.startswith(b) or b.startswith(a)))
+    """The same first name, one a prefix of the other (``Huck`` / ``Huckleberry``), or one a
+    nickname of the other (``Tommy`` / ``Thomas``)."""
+    if a == b or (min(len(a), len(b)) >= 3 and (a.startswith(b) or b.startswith(a))):
+        return True
+    table = nicknames()
+    return a in table.get(b, ()) or b in table.get(a, ())
 
 
 def _given_names_agree(a: _Form, b: _Form) -> bool:
