@@ -106,6 +106,16 @@ def test_a_nickname_joins_the_character_it_is_used_near():
     assert without.character_of[(None, "lizzy")] != without.character_of[(None, "elizabeth")]   # no window: no evidence
 
 
+def test_a_name_ending_in_a_place_word_is_a_place_unless_it_is_a_persons():
+    from beyondfind.nlp.name_evidence import NameEvidence
+
+    vanity = NameEvidence(load_document(DATA / "books" / "599-vanity-fair.txt").text)
+    assert vanity.place_named("russell square") and vanity.place_named("hyde park")   # "in Russell Square"
+    assert not vanity.place_named("bullock of lombard street")   # a person "of" a place
+    plain = NameEvidence("John Hill came to dinner. John Hill said so.")
+    assert not plain.place_named("john hill") and not plain.place_named("hill")   # a first name, never "in John Hill"
+
+
 def test_named_mentions_of_litbank_coreference_cluster_like_the_gold_chains():
     from beyondfind.nlp.evaluate import coref_test_files, evaluate_name_clustering
 

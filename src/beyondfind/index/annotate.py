@@ -32,7 +32,7 @@ BATCHES_PER_WORKER = 10
 memory grows with the text it has seen (spaCy's vocabulary, the allocator's arenas), and the parent
 holds no records (they are spooled), so a fresh fork starts small."""
 NAME_LABELS = frozenset({"PER", "LOC", "GPE", "FAC", "ORG", "VEH"})
-ANNOTATOR_VERSION = 10  # bump when annotation changes meaning: older documents are re-annotated
+ANNOTATOR_VERSION = 11  # bump when annotation changes meaning: older documents are re-annotated
 
 
 def _extract(doc, passage: int, base: int, raw: Batch) -> None:
@@ -133,18 +133,22 @@ def _runs(candidates: Iterable[Candidate]) -> Iterator[list[Candidate]]:
 
 def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
     """Book-level consistency (:mod:`beyondfind.nlp.name_evidence`): never-names and common words
-    stop being names; one-word "persons" the book treats as places become LOC."""
+    stop being names; one-word "persons" the book treats as places become LOC, "persons" named
+    like a place ("Russell Square") FAC."""
     evidence = NameEvidence(document.text)
     per = spool.key_counts(per=True)
-    unnamed, places = [], []
+    unnamed, places, buildings = [], [], []
     for key, honorific, label in spool.name_forms():
         single = " " not in key and not honorific
         if never_a_name(key) or (single and evidence.common_word(key)):
             unnamed.append((key, honorific, label))
         elif single and label == "PER" and per[key] and evidence.place_like(key):
             places.append((key, honorific, label))
+        elif label == "PER" and not honorific and evidence.place_named(key):
+            buildings.append((key, honorific, label))
     spool.unname(unnamed)
     spool.relabel(places, "LOC")
+    spool.relabel(buildings, "FAC")
 
 
 def _detect_narration(document: Document) -> Narration:

@@ -7,6 +7,10 @@
 * A one-word "person" the book puts after a locative preposition ("at Longbourn", "to Millcote")
   in at least ``LOCATIVE_SHARE`` of its capitalised occurrences is a place: persons score ≤ 0.13
   and places ≥ 0.40 on Pride and Prejudice and Jane Eyre.
+* A "person" of several words that ends in a place word (``Russell Square``, ``Lucas Lodge``,
+  ``Bench Prison``) is a place, unless it starts with a known first name and the book never puts
+  it after a locative preposition (``John Hill`` stays a person; ``Russell Square``, "in Russell
+  Square", does not).
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
+
+from .names import _first_names
 
 MONTHS = frozenset("january february march april may june july august september october november december "
                    "jan feb mar apr jun jul aug sep sept oct nov dec".split())
@@ -29,6 +35,14 @@ ADDRESS_WORDS = frozenset("""papa mamma mama mammy pa ma grandpapa grandmamma gr
 NEVER_NAMES = MONTHS | WEEKDAYS | NATIONALITIES | ADDRESS_WORDS
 LOCATIVE_SHARE = 0.3
 MIN_LOCATIVE = 3
+# last words that make a name a place, building or institution ("Donwell Abbey", "Tellson's Bank")
+PLACE_HEADS = frozenset({
+    "abbey", "bank", "bridge", "castle", "chapel", "church", "city", "club", "college", "company",
+    "cottage", "court", "farm", "grange", "hall", "heights", "hill", "hotel", "house", "inn", "island",
+    "lane", "lodge", "manor", "mill", "office", "park", "prison", "rectory", "river", "road", "school",
+    "society", "square", "street", "tower", "town", "village",
+})
+_PREPOSITIONS = r"\b(?:in|at|near|into|from|to|towards|through)\s+(?:the\s+)?"
 
 _CAP = re.compile(r"(?<![\w'’])([A-Z][a-z’']+)\b(?![’']s\b)")
 _LOWER = re.compile(r"(?<![\w'’])([a-z][a-z’']+)\b")
@@ -84,3 +98,19 @@ class NameEvidence:
     def place_like(self, word: str) -> bool:
         loc = self.locative.get(word, 0)
         return loc >= MIN_LOCATIVE and loc >= LOCATIVE_SHARE * max(1, self.capital.get(word, 0))
+
+    @cached_property
+    def lowered(self) -> str:
+        return self.text.lower()
+
+    def place_named(self, key: str) -> bool:
+        """Several words ending in a place word, not "X of Y" ("Bullock of Lombard Street" is a
+        person), and not a first name unless the book puts the name after a locative preposition."""
+        words = key.split()
+        if len(words) < 2 or words[-1] not in PLACE_HEADS or "of" in words:
+            return False
+        male, female = _first_names()
+        if words[0] not in male and words[0] not in female:
+            return True
+        phrase = r"\s+".join(re.escape(w) for w in words) + r"\b"
+        return re.search(_PREPOSITIONS + phrase, self.lowered) is not None

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..index.book import IndexedBook, NameMention
+from ..nlp.name_evidence import PLACE_HEADS
 from ..nlp.names import Name
 
 
@@ -229,13 +230,6 @@ def _preceding(book: IndexedBook, nm: NameMention, window: int) -> list[NameMent
     return out
 
 
-# last words that make a name a place, building or institution ("Donwell Abbey", "Tellson's Bank")
-PLACE_HEADS = frozenset({
-    "abbey", "bank", "bridge", "castle", "chapel", "church", "city", "club", "college", "company",
-    "cottage", "court", "farm", "grange", "hall", "heights", "hill", "hotel", "house", "inn", "island",
-    "lane", "lodge", "manor", "mill", "office", "park", "prison", "rectory", "river", "road", "school",
-    "society", "square", "street", "tower", "town", "village",
-})
 PLACE_LABEL = "FAC"   # the label a place query gets when the book never tags its name
 
 
