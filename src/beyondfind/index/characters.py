@@ -31,11 +31,10 @@ own character.
 
 from __future__ import annotations
 
+import bisect
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-
-import bisect
 
 from ..nlp.names import Name, _first_names, name_gender, nicknames
 
