@@ -42,11 +42,11 @@ PLACE_HEADS = frozenset({
     "lane", "lodge", "manor", "mill", "office", "park", "prison", "rectory", "river", "road", "school",
     "society", "square", "street", "tower", "town", "village",
 })
-_PREPOSITIONS = r"\b(?:in|at|near|into|from|to|towards|through)\s+(?:the\s+)?"
+_LOCATIVE_PREPOSITION = r"\b(?:in|at|near|into|from|to|towards|through)\s+"
 
 _CAP = re.compile(r"(?<![\w'’])([A-Z][a-z’']+)\b(?![’']s\b)")
 _LOWER = re.compile(r"(?<![\w'’])([a-z][a-z’']+)\b")
-_LOCATIVE = re.compile(r"\b(?:in|at|near|into|from|to|towards|through)\s+([A-Z][a-z’']+)\b(?![’']s\b)")
+_LOCATIVE = re.compile(_LOCATIVE_PREPOSITION + r"([A-Z][a-z’']+)\b(?![’']s\b)")
 _SENT_START = re.compile(r"(?:^|[.!?:;“\"‘_—-]\s*|\n\s*)$")
 
 
@@ -99,10 +99,6 @@ class NameEvidence:
         loc = self.locative.get(word, 0)
         return loc >= MIN_LOCATIVE and loc >= LOCATIVE_SHARE * max(1, self.capital.get(word, 0))
 
-    @cached_property
-    def lowered(self) -> str:
-        return self.text.lower()
-
     def place_named(self, key: str) -> bool:
         """Several words ending in a place word, not "X of Y" ("Bullock of Lombard Street" is a
         person), and not a first name unless the book puts the name after a locative preposition."""
@@ -112,5 +108,5 @@ class NameEvidence:
         male, female = _first_names()
         if words[0] not in male and words[0] not in female:
             return True
-        phrase = r"\s+".join(re.escape(w) for w in words) + r"\b"
-        return re.search(_PREPOSITIONS + phrase, self.lowered) is not None
+        phrase = r"(?:the\s+)?" + r"\s+".join(re.escape(w) for w in words) + r"\b"
+        return re.search(_LOCATIVE_PREPOSITION + phrase, self.text, re.IGNORECASE) is not None
