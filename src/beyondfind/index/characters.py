@@ -261,6 +261,11 @@ def _introduced(members: list[_Form], bare: _Form) -> bool:
     return bool(firsts) and bare.stats.first_quarter is not None and min(firsts) <= bare.stats.first_quarter
 
 
+def _ambiguous(cid: int, members: list[_Form], readings: Mapping[FormKey, tuple[int, ...]]) -> bool:
+    """A cluster of one form that may name several characters (a family surname)."""
+    return len(members) == 1 and readings[members[0].key] != (cid,)
+
+
 def _near_share(positions: list[float], others: list[float], window: float) -> float:
     """The share of ``positions`` with one of ``others`` (sorted) within ``window``."""
     if not positions or not others:
@@ -285,8 +290,7 @@ def _join_nicknames(members: list[list[_Form]], readings: Mapping[FormKey, tuple
     positions that count as a form's presence for this evidence only (the narrator's "I" for the
     narrator's name: "Davy" is said to the narrator, near his "I", seldom near his name)."""
     table = nicknames()
-    persons = [cid for cid, ms in enumerate(members)
-               if ms[0].stats.label == "PER" and (len(ms) > 1 or readings[ms[0].key] == (cid,))]
+    persons = [cid for cid, ms in enumerate(members) if ms[0].stats.label == "PER" and not _ambiguous(cid, ms, readings)]
     positions = {cid: sorted(p for m in members[cid] for p in m.stats.positions) for cid in persons}
     present = {cid: sorted(positions[cid] + [p for m in members[cid] for p in also_near.get(m.key, ())])
                for cid in persons}
@@ -375,7 +379,7 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
         display = max(ms, key=lambda m: (m.stats.count >= 0.2 * top, len(m.words), m.honorific is not None,
                                          m.stats.count))
         genders = {m.gender for m in ms if m.gender}
-        ambiguous = len(ms) == 1 and readings[ms[0].key] != (cid,)
+        ambiguous = _ambiguous(cid, ms, readings)
         characters.append(Character(cid, display.key, ms[0].stats.label, tuple(m.key for m in ms), count,
                                     genders.pop() if len(genders) == 1 else None,
                                     readings[ms[0].key] if ambiguous else ()))
