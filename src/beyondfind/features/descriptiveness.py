@@ -17,8 +17,8 @@ from ..index.book import IndexedBook
 from ..nlp.names import Name
 from ..nlp.syntax import MODIFIER, POSSESSION, PREDICATE
 from ..retrieval import baselines
-from ..retrieval.lrm import (LRMSettings, PassageEvidence, candidate_passages_lrm, evidence, length_reward, query_label,
-                             saturate)
+from ..retrieval.lrm import (LRMSettings, PassageEvidence, candidate_passages_lrm, evidence, evidences, length_reward,
+                             query_label, saturate)
 from ..retrieval.terms import tokenize
 from .keywords import keywords
 from .text_signal import (MARKERS, SELF, SELF_PRONOUN, GramArena, TextModel, gram_arena, merge_arenas, passage_grams,
@@ -63,13 +63,13 @@ class FeatureMatrix:
 
 @dataclass
 class _BookStats:
-    verb_idfs_by_sentence: dict[int, tuple[float, ...]]   # idf of each verb of the sentence
+    verb_idf_columns: tuple[np.ndarray, ...]   # per sentence id: sum, count, max, min of its verbs' idfs
     first_passage_of_name: dict[str, int]
     counts_by_passage: list[Counter]
-    chapter_position: list[int]            # passage's index within its chapter
+    chapter_position: np.ndarray           # passage's index within its chapter
     named_passages_of_character: dict[int, list[int]]   # character id → passages naming it, in order
     first_full_name_passage: dict[int, int]             # character id → first passage with a 2+ word form
-    sentences_by_passage: list[int]
+    sentences_by_passage: np.ndarray
     first_appearance: frozenset[int]                    # passages where some name appears first
 
 
@@ -116,11 +116,22 @@ def _stats(book: IndexedBook) -> _BookStats:
         first_app = frozenset(i for i, nms in enumerate(book.names_by_passage)
                               if any(nm.name.key and first.get(nm.name.key) == i for nm in nms))
         idf = {v: math.log(n / d) for v, d in df.items()}
-        idfs = {s: tuple(idf[v] for v in verbs) for s, verbs in by_sentence.items()}
-        book.cache["ldm_stats"] = _BookStats(idfs, first, counts,
-                                             chapter_pos, dict(named), full,
-                                             [per_passage.get(i, 1) for i in range(n)], first_app)
+        book.cache["ldm_stats"] = _BookStats(_idf_columns(book, by_sentence, idf), first, counts,
+                                             np.array(chapter_pos, dtype=np.int64), dict(named), full,
+                                             np.array([per_passage.get(i, 1) for i in range(n)]), first_app)
     return book.cache["ldm_stats"]
+
+
+def _idf_columns(book: IndexedBook, verbs_by_sentence: dict[int, list[str]],
+                 idf: dict[str, float]) -> tuple[np.ndarray, ...]:
+    """Sum, count, max and min of the idfs of each sentence's verbs, indexed by sentence id (a
+    sentence without verbs: count 0)."""
+    size = 1 + max([s.index for s in book.annotations.sentences] + list(verbs_by_sentence), default=0)
+    total, count, top, low = np.zeros(size), np.zeros(size), np.full(size, -np.inf), np.full(size, np.inf)
+    for s, verbs in verbs_by_sentence.items():
+        xs = [idf[v] for v in verbs]
+        total[s], count[s], top[s], low[s] = sum(xs), len(xs), max(xs), min(xs)
+    return total, count, top, low
 
 
 def candidate_passages(book: IndexedBook, query: Name, entity_text: str) -> list[int]:
@@ -186,59 +197,124 @@ def _passage_columns(book: IndexedBook, stats: _BookStats, passages: list[int], 
     return values[passages]
 
 
+@dataclass(frozen=True)
+class _QueryMarks:
+    """The query's mentions in its candidates, flattened over candidates: names first, then
+    resolved pronouns. ``rows``: (start, end, text-signal marker, candidate row) per mention."""
+
+    rows: np.ndarray
+    n_names: int
+    certainty: np.ndarray          # E(e_i, e) of each name mention
+
+    @classmethod
+    def of(cls, evs: list[PassageEvidence]) -> "_QueryMarks":
+        names = [v for k, ev in enumerate(evs) for a, b, _t, _e in ev.matched for v in (a, b, MARKERS[SELF], k)]
+        pronouns = [v for k, ev in enumerate(evs) for a, b, _t in ev.pronouns for v in (a, b, MARKERS[SELF_PRONOUN], k)]
+        rows = np.array(names + pronouns, dtype=np.int64).reshape(-1, 4)
+        return cls(rows, len(names) // 4, np.array([e for ev in evs for _a, _b, _t, e in ev.matched]))
+
+
+def _any_per_row(rows: np.ndarray, flags: np.ndarray, n: int) -> np.ndarray:
+    """1.0 for rows with some true flag among their entries, else 0.0."""
+    return (np.bincount(rows, weights=flags.astype(np.float64), minlength=n) > 0).astype(np.float64)
+
+
+def _described_after(book: IndexedBook, ends: np.ndarray) -> np.ndarray:
+    """Whether a description follows each name mention ending at ``ends`` ("X, a young …",
+    "X was …"), decided once per book and offset."""
+    seen = book.cache.setdefault("described_after", {})
+    text = book.document.text
+    for b in set(ends.tolist()) - seen.keys():
+        seen[b] = _DESCRIPTION_AFTER.match(text[b:b + 40]) is not None
+    return np.array([seen[b] for b in ends.tolist()], dtype=bool)
+
+
 def extract_features(book: IndexedBook, query: Name, entity_text: str,
                      settings: LRMSettings = LRMSettings(), text_model: TextModel | None = None) -> FeatureMatrix:
     """Every named feature for the candidate passages of ``query``. ``text_model``: the learned word
-    signal to use (default: the shipped one; cross-fitted models when training and evaluating)."""
+    signal to use (default: the shipped one; cross-fitted models when training and evaluating).
+
+    The query's columns are computed over all candidates at once, from the evidence flattened
+    into arrays (:class:`_QueryMarks`): a narrator's 800 candidates hold 3,000 mentions."""
     text_model = text_model or shipped_text_model()
     stats = _stats(book)
     label = query_label(book, query)
-    place = float(label != "PER")
-    cache: dict[int, float] = {}
     passages = candidate_passages(book, query, entity_text)
-    evs = [evidence(book, i, query, label, settings, cache) for i in passages]
-    lifetime = [i for i, ev in zip(passages, evs) if ev.ef > 0]
-    life_rank = {i: k for k, i in enumerate(lifetime)}
+    n = len(passages)
+    P = np.array(passages, dtype=np.int64)
+    evs = evidences(book, passages, query, label, settings)
+    marks = _QueryMarks.of(evs)
+    m_start, m_row = marks.rows[:, 0], marks.rows[:, 3]
+    names_k, names_end = m_row[:marks.n_names], marks.rows[:marks.n_names, 1]
+    ef = np.array([ev.ef for ev in evs], dtype=np.float64)
+    n_names = np.array([ev.names for ev in evs], dtype=np.float64)
+
+    static = _passage_columns(book, stats, passages, settings)
+    g, persons = static[:, PASSAGE_FEATURES.index("lrm.g")], static[:, PASSAGE_FEATURES.index("entities.person")]
+    score = g * np.array([saturate(x, settings.k1) for x in ef.tolist()])
+
+    # actions: idfs of the verbs of the sentences holding the entity's mentions
+    sent_k = np.array([k for k, ev in enumerate(evs) for _s in ev.sentences], dtype=np.int64)
+    sent_id = np.array([s for ev in evs for s in ev.sentences], dtype=np.int64)
+    idf_sum, idf_n, idf_max, idf_min = (a[sent_id] for a in stats.verb_idf_columns)
+    n_idfs = np.bincount(sent_k, weights=idf_n, minlength=n)
+    top, low = np.full(n, -np.inf), np.full(n, np.inf)
+    np.maximum.at(top, sent_k, idf_max)
+    np.minimum.at(low, sent_k, idf_min)
+    has_idf = n_idfs > 0
+    actions = (np.where(has_idf, np.bincount(sent_k, weights=idf_sum, minlength=n) / np.maximum(n_idfs, 1), 0.0),
+               np.where(has_idf, top, 0.0), np.where(has_idf, low, 0.0))
+
+    # position: within the entity's lifetime (passages with EF > 0), and of its first mention here
+    alive = ef > 0
+    n_alive = int(alive.sum())
+    life = np.round(10 * (np.cumsum(alive) - 1) / (n_alive - 1)) if n_alive > 1 else np.zeros(n)
+    lifetime = np.where(alive, life, -1.0)
+    first = np.full(n, np.inf)
+    np.minimum.at(first, m_row, m_start)
+    mentioned = np.isfinite(first)
+    p_start, p_end = (b[P] for b in book.passage_bounds)
+    from_start = np.where(mentioned, first, 0) - p_start
+    at_start = (mentioned & (from_start < 30)).astype(np.float64)
+    first_occurrence = np.where(mentioned, from_start / np.maximum(1, p_end - p_start), 1.0)
+
     bm25 = baselines.bm25_b0(book, entity_text, passages)
-    exact = re.compile(re.escape(entity_text))
+    best_match = np.zeros(n)
+    np.maximum.at(best_match, names_k, marks.certainty)
+    extra = (np.array([ev.subjects for ev in evs], dtype=np.float64),
+             _any_per_row(names_k, _described_after(book, names_end), n),
+             np.array([bm25[i] for i in passages], dtype=np.float64),
+             baselines.exact_counts(book, entity_text)[P].astype(np.float64), best_match)
+
+    # introductions: the passages naming the entity's character (or the place), in book order
     character = book.characters.lookup(query) if label == "PER" else None
     if character:
         named = stats.named_passages_of_character.get(character.id, [])
         full_at = stats.first_full_name_passage.get(character.id)
     else:   # a place, or a name no character holds: the passages naming it, by the words matched
-        named = [i for i, ev in zip(passages, evs) if ev.names > 0]
+        named = [i for i, nm in zip(passages, n_names) if nm > 0]
+        exact = re.compile(re.escape(entity_text))
         full_at = next((i for i in named if len(query.words) >= 2 and exact.search(book.passages[i].text)), None)
-    named_rank = {i: k for k, i in enumerate(named)}
+    named_arr = np.array(named, dtype=np.int64)
+    at = np.searchsorted(named_arr, P)
+    is_named = (at < len(named_arr)) & (named_arr[np.minimum(at, max(0, len(named_arr) - 1))] == P) \
+        if len(named_arr) else np.zeros(n, dtype=bool)
+    intro = ((is_named & (at < 3)).astype(np.float64), np.log1p(np.where(is_named, at, 1000)),
+             (P == (full_at if full_at is not None else -1)).astype(np.float64),
+             ((stats.chapter_position[P] < 3) & mentioned).astype(np.float64))
+
+    focus = (n_names / np.maximum(1, persons),
+             np.bincount(sent_k, minlength=n) / np.maximum(1, stats.sentences_by_passage[P]))
     described_at = _description_kinds(book)
-    static = _passage_columns(book, stats, passages, settings)
-    text_scores = _text_scores(book, passages, evs, text_model)
-    g_col, person_col = PASSAGE_FEATURES.index("lrm.g"), PASSAGE_FEATURES.index("entities.person")
-    rows = []
-    for k, (i, ev) in enumerate(zip(passages, evs)):
-        p = book.passages[i]
-        idfs = [x for s in ev.sentences for x in stats.verb_idfs_by_sentence.get(s, ())]
-        offsets = [a for a, _b, _t, _e in ev.matched] + [a for a, _b, _t in ev.pronouns]
-        first_off = (min(offsets) - p.start) / max(1, p.end - p.start) if offsets else 1.0
-        described = any(_DESCRIPTION_AFTER.match(book.document.text[b:b + 40]) for _a, b, _t, _e in ev.matched)
-        kinds = [described_at.get(a, 0) for a in offsets]
-        rows.append((   # in the order of QUERY_FEATURES
-            static[k, g_col] * saturate(ev.ef, settings.k1), ev.ef, ev.cr, ev.names,
-            sum(idfs) / len(idfs) if idfs else 0.0, max(idfs, default=0.0), min(idfs, default=0.0),
-            _bin10(life_rank[i], len(lifetime)) if i in life_rank else -1,
-            float(bool(offsets) and min(offsets) - p.start < 30), first_off,
-            ev.subjects, float(described), bm25[i],
-            len(exact.findall(p.text)), max((e for _a, _b, _t, e in ev.matched), default=0.0),
-            float(named_rank.get(i, 99) < 3), math.log1p(named_rank.get(i, 1000)), float(i == full_at),
-            float(stats.chapter_position[i] < 3 and bool(offsets)),
-            ev.names / max(1, static[k, person_col]), len(ev.sentences) / max(1, stats.sentences_by_passage[i]),
-            float(any(f & PREDICATE for f in kinds)), float(any(f & MODIFIER for f in kinds)),
-            float(any(f & POSSESSION for f in kinds)),
-            text_scores[k],
-            place,
-        ))
-    values = np.empty((len(passages), len(FEATURE_NAMES)))
+    kinds = np.array([described_at.get(a, 0) for a in m_start.tolist()], dtype=np.int64)
+    describe = tuple(_any_per_row(m_row, kinds & flag > 0, n) for flag in (PREDICATE, MODIFIER, POSSESSION))
+
+    columns = (score, ef, np.array([ev.cr for ev in evs], dtype=np.float64), n_names, *actions,
+               lifetime, at_start, first_occurrence, *extra, *intro, *focus, *describe,
+               _text_scores(book, passages, marks.rows, text_model), np.full(n, float(label != "PER")))
+    values = np.empty((n, len(FEATURE_NAMES)))
     values[:, _PASSAGE_COLS] = static
-    values[:, _QUERY_COLS] = np.array(rows, dtype=np.float64).reshape(len(rows), len(QUERY_FEATURES))
+    values[:, _QUERY_COLS] = np.column_stack(columns) if n else np.empty((0, len(QUERY_FEATURES)))
     values[:, _RELATIVE_COLS] = _relative(values)
     return FeatureMatrix(tuple(passages), FEATURE_NAMES, values)
 
@@ -279,15 +355,14 @@ def _text_arena(book: IndexedBook, passages: list[int],
     return arena, base[2]
 
 
-def _text_scores(book: IndexedBook, passages: list[int], evs: list[PassageEvidence],
+def _text_scores(book: IndexedBook, passages: list[int], mark_rows: np.ndarray,
                  text_model: TextModel | None) -> np.ndarray:
-    """``text.descriptive`` of the candidates with the query's names and pronouns marked."""
+    """``text.descriptive`` of the candidates with the query's names and pronouns marked
+    (``mark_rows``: :attr:`_QueryMarks.rows`)."""
     if text_model is None or not passages:
         return np.zeros(len(passages))
     arena, base = _text_arena(book, passages, text_model)
-    rows = [v for k, ev in enumerate(evs) for a, b, _t, _e in ev.matched for v in (a, b, MARKERS[SELF], k)]
-    rows += [v for k, ev in enumerate(evs) for a, b, _t in ev.pronouns for v in (a, b, MARKERS[SELF_PRONOUN], k)]
-    return score_marked(text_model, arena, passages, np.array(rows, dtype=np.int64).reshape(-1, 4), base)
+    return score_marked(text_model, arena, passages, mark_rows, base)
 
 
 def _relative(values: np.ndarray) -> np.ndarray:

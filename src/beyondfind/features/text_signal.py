@@ -21,7 +21,6 @@ Cross-fitting: the signal used to score a book never saw that book's judgments
 
 from __future__ import annotations
 
-import math
 import re
 import zlib
 from collections import Counter
@@ -249,13 +248,10 @@ def score_marked(model: TextModel, arena: GramArena, ids: Sequence[int], marks: 
         keep = (lo < hi) & (lo >= reach)
         lo, hi, marker, p_of = lo[keep], hi[keep], m[keep, 2], p_of[keep]
         if len(lo):
-            cover = np.zeros(len(uni) + 1, dtype=np.int64)
-            np.add.at(cover, lo, 1)
-            np.add.at(cover, hi, -1)
-            is_marked = np.cumsum(cover[:-1]) > 0
-            marked = np.flatnonzero(is_marked)
-            is_marked[:-1] |= is_marked[1:]          # bigram i joins tokens i and i + 1
-            touching = np.flatnonzero(is_marked & (bi >= 0))
+            marked = _ranges(lo, hi - lo)            # the runs do not overlap: tokens in text order
+            touching = _ranges(lo - 1, hi - lo + 1)   # bigram i joins tokens i and i + 1
+            touching = touching[(touching >= 0) & np.concatenate([[True], touching[1:] != touching[:-1]])]
+            touching = touching[bi[touching] >= 0]
             gone_p = np.concatenate([arena.token_owner[marked], arena.token_owner[touching]])
             gone_c = np.concatenate([uni[marked], bi[touching]])
             first_tok, end_tok = base_tok[p_of], base_tok[p_of + 1]

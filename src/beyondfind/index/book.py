@@ -8,6 +8,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
 
+import numpy as np
+
 from ..documents import Document
 from ..nlp.names import Name, parse_name
 from .characters import CharacterIndex, FormKey, FormStats, cluster_names
@@ -65,6 +67,12 @@ class IndexedBook:
     def passage_starts(self) -> list[int]:
         return [p.start for p in self.passages]
 
+    @cached_property
+    def passage_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Start and end offsets of every passage, as arrays."""
+        return (np.array(self.passage_starts, dtype=np.int64),
+                np.array([p.end for p in self.passages], dtype=np.int64))
+
     def passage_at(self, offset: int) -> int:
         """The index of the passage that starts last at or before ``offset`` (-1 before the first)."""
         return bisect_right(self.passage_starts, offset) - 1
@@ -102,6 +110,28 @@ class IndexedBook:
                     for w in ante.name.words:
                         pronouns[w].add(i)
         return {w: (frozenset(names.get(w, ())), frozenset(pronouns.get(w, ()))) for w in names.keys() | pronouns.keys()}
+
+    @cached_property
+    def pronouns_with_antecedent(self) -> list[list[tuple[Pronoun, NameMention]]]:
+        """Per passage, its pronouns resolved to a name mention, with that mention."""
+        out: list[list[tuple[Pronoun, NameMention]]] = [[] for _ in self.passages]
+        for p in self.annotations.pronouns:
+            ante = self.mention_by_id.get(p.antecedent) if p.antecedent is not None else None
+            if ante is not None:
+                out[p.passage].append((p, ante))
+        return out
+
+    @cached_property
+    def narrator_pronouns(self) -> list[tuple[tuple[tuple[int, int, str], ...], frozenset[int]]]:
+        """Per passage, its narrator pronouns that no name antecedent explains, as (start, end,
+        text), and the sentences holding them."""
+        rows: list[list[tuple[int, int, str]]] = [[] for _ in self.passages]
+        sentences: list[set[int]] = [set() for _ in self.passages]
+        for p in self.annotations.pronouns:
+            if p.antecedent is None and p.narrator:
+                rows[p.passage].append((p.start, p.end, p.text))
+                sentences[p.passage].add(p.sentence)
+        return [(tuple(r), frozenset(s)) for r, s in zip(rows, sentences)]
 
     @cached_property
     def narrator_passages(self) -> frozenset[int]:

@@ -15,10 +15,19 @@ from .terms import book_terms, term_counts, tokenize
 
 def find(book: IndexedBook, query: str) -> list[Scored]:
     """Standard Find (Ctrl-F): passages containing the exact string, in book order."""
-    pattern = re.compile(re.escape(query))
-    hits = [p.index for p in book.passages if pattern.search(p.text)]
+    hits = np.flatnonzero(exact_counts(book, query)).tolist()
     n = len(hits)
     return [Scored(i, float(n - k)) for k, i in enumerate(hits)]
+
+
+def exact_counts(book: IndexedBook, query: str) -> np.ndarray:
+    """Occurrences of the exact string in each passage, from one scan of the book's text."""
+    starts, ends = book.passage_bounds
+    hits = np.array([m.start() for m in re.finditer(re.escape(query), book.document.text)], dtype=np.int64) \
+        if query else np.zeros(0, dtype=np.int64)
+    where = np.searchsorted(starts, hits, side="right") - 1
+    inside = (where >= 0) & (hits + len(query) <= ends[np.maximum(where, 0)])
+    return np.bincount(where[inside], minlength=len(starts))
 
 
 def entity_find(book: IndexedBook, query: str) -> list[Scored]:

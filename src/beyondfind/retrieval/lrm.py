@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ..index.book import IndexedBook, NameMention
@@ -51,7 +52,7 @@ def global_coref(query: Name, part: Name, counts: dict[str, int], full_names: di
     return counts.get(query.key, 0) / total if total else 0.0
 
 
-def local_coref(query: Name, part: Name, preceding: list[NameMention]) -> float | None:
+def local_coref(query: Name, part: Name, preceding: Iterable[NameMention]) -> float | None:
     """1 if the nearest preceding full name containing e_i (within the window) is e, 0 if it is
     another entity, None if there is none (then global coreference decides).
     ``preceding`` is ordered nearest first."""
@@ -61,7 +62,8 @@ def local_coref(query: Name, part: Name, preceding: list[NameMention]) -> float 
     return None
 
 
-def cluster_coref(target: int, readings: tuple[int, ...], preceding: list[NameMention], book: IndexedBook) -> float:
+def cluster_coref(target: int, readings: tuple[int, ...], preceding: Iterable[NameMention],
+                  book: IndexedBook) -> float:
     """Coref(e_i, e) lifted to characters, for a form that may name several characters (a family
     surname, "Bingley"): local — the nearest preceding mention (within the window) of a form that
     names exactly one of those characters decides, 1 if it is e's, 0 if another; global — else
@@ -75,7 +77,8 @@ def cluster_coref(target: int, readings: tuple[int, ...], preceding: list[NameMe
     return index.characters[target].mentions / total if total else 0.0
 
 
-def match(mention: NameMention, query: Name, query_label: str, book: IndexedBook, preceding: list[NameMention]) -> float:
+def match(mention: NameMention, query: Name, query_label: str, book: IndexedBook,
+          preceding: Iterable[NameMention]) -> float:
     """E(e_i, e) (reconstructed, docs/models.md), over the book's characters
     (:mod:`beyondfind.index.characters`) when the query names one:
 
@@ -166,36 +169,61 @@ def evidence(book: IndexedBook, passage: int, query: Name, query_label: str, set
     antecedent lies in an earlier passage still counts here. Narrator "I" counts like a pronoun
     whose antecedent is the narrator's name.
     """
-    ev = PassageEvidence()
+    return evidences(book, [passage], query, query_label, settings, match_cache)[0]
+
+
+def evidences(book: IndexedBook, passages: list[int], query: Name, query_label: str, settings: LRMSettings,
+              match_cache: dict[int, float] | None = None) -> list[PassageEvidence]:
+    """:func:`evidence` of each of ``passages``, deciding once what is the same for all of them
+    (the name words that can match, E(narrator, query))."""
+    cache = {} if match_cache is None else match_cache
     words = book.match_words(query)
-    for nm in book.names_by_passage[passage]:
-        if words.isdisjoint(nm.name.words):
+    person = query_label == "PER"
+    narrator = book.narrator_match(query) if person else 0.0
+    out = []
+    for passage in passages:
+        ev = PassageEvidence()
+        for nm in book.names_by_passage[passage]:
+            if words.isdisjoint(nm.name.words):
+                continue
+            e = _match_cached(book, nm, query, query_label, settings, cache, words)
+            if e > 0:
+                ev.names += e
+                ev.matched.append((nm.mention.start, nm.mention.end, nm.mention.text, round(e, 4)))
+                ev.sentences.add(nm.mention.sentence)
+                ev.subjects += nm.mention.is_subject
+        if person:
+            _pronoun_evidence(book, passage, query, query_label, settings, cache, words, narrator, ev)
+        if not person:
+            _unrecognised_place_mentions(book, passage, query, ev)
+        ev.ef += ev.names
+        out.append(ev)
+    return out
+
+
+def _pronoun_evidence(book: IndexedBook, passage: int, query: Name, query_label: str, settings: LRMSettings,
+                      cache: dict[int, float], words: frozenset[str], narrator: float, ev: PassageEvidence) -> None:
+    """Add the passage's pronouns resolved to the query to ``ev``: a pronoun counts E(antecedent,
+    query), a narrator "I" E(narrator, query). The narrator's pronouns of a passage are taken
+    together (:attr:`IndexedBook.narrator_pronouns`): they are most of a first-person book's."""
+    by_ante, (narrated, narrated_sentences) = book.pronouns_with_antecedent[passage], book.narrator_pronouns[passage]
+    for p, ante in by_ante:
+        if words.isdisjoint(ante.name.words):
             continue
-        e = _match_cached(book, nm, query, query_label, settings, match_cache, words)
-        if e > 0:
-            ev.names += e
-            ev.matched.append((nm.mention.start, nm.mention.end, nm.mention.text, round(e, 4)))
-            ev.sentences.add(nm.mention.sentence)
-            ev.subjects += nm.mention.is_subject
-    pronouns = book.pronouns_by_passage[passage] if query_label == "PER" else ()
-    narrator = None   # E(narrator, query), asked once per passage
-    for p in pronouns:
-        if p.antecedent is not None:
-            ante = book.mention_by_id.get(p.antecedent)
-            e = _match_cached(book, ante, query, query_label, settings, match_cache, words) if ante else 0.0
-        elif p.narrator:
-            e = narrator = book.narrator_match(query) if narrator is None else narrator
-        else:
-            continue
+        e = _match_cached(book, ante, query, query_label, settings, cache, words)
         if e > 0:
             ev.cr += 1
             ev.pronouns.append((p.start, p.end, p.text))
             ev.sentences.add(p.sentence)
             ev.ef += settings.r * e
-    if query_label != "PER":
-        _unrecognised_place_mentions(book, passage, query, ev)
-    ev.ef += ev.names
-    return ev
+    if narrated and narrator > 0:
+        if ev.pronouns:
+            ev.pronouns = sorted(ev.pronouns + list(narrated))
+        else:
+            ev.pronouns = list(narrated)
+        ev.cr += len(narrated)
+        ev.sentences.update(narrated_sentences)
+        ev.ef += settings.r * narrator * len(narrated)
 
 
 def _unrecognised_place_mentions(book: IndexedBook, passage: int, query: Name, ev: PassageEvidence) -> None:
@@ -221,13 +249,13 @@ def _match_cached(book: IndexedBook, nm: NameMention, query: Name, query_label: 
     return cache[mid]
 
 
-def _preceding(book: IndexedBook, nm: NameMention, window: int) -> list[NameMention]:
-    """Name mentions before ``nm`` in its passage and the W passages before, nearest first."""
+def _preceding(book: IndexedBook, nm: NameMention, window: int) -> Iterator[NameMention]:
+    """Name mentions before ``nm`` in its passage and the W passages before, nearest first (lazily:
+    coreference usually stops at the first)."""
     p = nm.mention.passage
-    out = [m for m in reversed(book.names_by_passage[p]) if m.mention.start < nm.mention.start]
+    yield from (m for m in reversed(book.names_by_passage[p]) if m.mention.start < nm.mention.start)
     for q in range(p - 1, max(-1, p - window - 1), -1):
-        out.extend(reversed(book.names_by_passage[q]))
-    return out
+        yield from reversed(book.names_by_passage[q])
 
 
 PLACE_LABEL = "FAC"   # the label a place query gets when the book never tags its name
@@ -252,11 +280,9 @@ def rank(book: IndexedBook, query: Name, settings: LRMSettings = LRMSettings(), 
     from .ranking import Scored, sort_scored
 
     label = query_label(book, query)
-    cache: dict[int, float] = {}
     out = []
     candidates = candidate_passages_lrm(book, query)
-    for i in candidates:
-        ev = evidence(book, i, query, label, settings, cache)
+    for i, ev in zip(candidates, evidences(book, candidates, query, label, settings)):
         if ev.ef <= 0:
             continue
         ef = ev.ef if settings.entity_frequency else _phrase_tf(book, i, query)
@@ -276,10 +302,9 @@ def semantic(book: IndexedBook, query: Name, settings: LRMSettings = LRMSettings
     from .ranking import Scored, sort_scored
 
     label = query_label(book, query)
-    cache: dict[int, float] = {}
     out = []
-    for i in candidate_passages_lrm(book, query):
-        ev = evidence(book, i, query, label, settings, cache)
+    candidates = candidate_passages_lrm(book, query)
+    for i, ev in zip(candidates, evidences(book, candidates, query, label, settings)):
         if ev.ef > 0:
             out.append(Scored(i, ev.ef, {"EF": ev.ef, "CR": ev.cr, "names": ev.matched} if explain else None))
     return sort_scored(out)
