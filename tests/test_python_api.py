@@ -63,3 +63,30 @@ def test_positions_and_accents(huck_search):
         book.rank("Tóm Sawyerr")
     with pytest.raises(BeyondfindError, match="unknown method"):
         book.rank("Jim", method="grep")
+
+
+def test_a_frozen_book_is_freed_when_dropped(huck_search):
+    """``freeze_loaded`` (the server's setting) hides a loaded book from the cyclic GC; that must
+    not leak it: a book and what queries cache on it hold no reference cycles, so dropping it
+    frees it by reference counting alone (the collector is off during the test)."""
+    import gc
+    import weakref
+
+    from beyondfind.books import BookSearch, rank_passages
+
+    search = BookSearch(huck_search.library, freeze_loaded=True)
+    doc_id = huck_search.library.documents()[0].id
+    gc.disable()
+    try:
+        book = search.book(doc_id)
+        assert gc.get_freeze_count() > 0
+        for method in ("ldm", "lrm", "bm25"):
+            assert rank_passages(book, "Jim", method)   # per-book indexes and caches built
+        freed = weakref.ref(book)
+        arena = weakref.ref(book.cache["text_arena"])
+        del book
+        search.forget(doc_id)
+        assert freed() is None and arena() is None
+    finally:
+        gc.enable()
+        gc.unfreeze()

@@ -5,6 +5,7 @@ The CLI (:mod:`beyondfind.cli`) and the HTTP server (:mod:`beyondfind.server`) b
 
 from __future__ import annotations
 
+import gc
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -112,6 +113,11 @@ class BookSearch:
     cache_size: int = 4
     progress_factory: Callable | None = None
     processes: int = 1   # annotation processes for long documents (index_document); 1 in servers
+    # A process answering many queries (the server) sets this: each loaded book's objects are moved
+    # out of the cyclic garbage collector's reach (``gc.freeze``), so Python's full collections
+    # stop walking them (the slowest warm queries were those collections). A book holds no
+    # reference cycles, so an evicted one is still freed, by reference counting (tested).
+    freeze_loaded: bool = False
     _nlp: Any = field(default=None, init=False, repr=False)
     _books: OrderedDict = field(default_factory=OrderedDict, init=False, repr=False)
 
@@ -140,6 +146,9 @@ class BookSearch:
         self._books[doc_id] = book
         while len(self._books) > self.cache_size:
             self._books.popitem(last=False)
+        if self.freeze_loaded:
+            gc.collect(1)   # the young garbage goes first; what is frozen is never collected
+            gc.freeze()
         return book
 
     def forget(self, doc_id: int) -> None:

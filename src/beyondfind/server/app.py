@@ -74,7 +74,7 @@ class _State:
         from ..news.store import ThreadStore
         from .worker import IndexWorker
 
-        self.search = BookSearch(Library(library_path), nlp_name=nlp_name)
+        self.search = BookSearch(Library(library_path), nlp_name=nlp_name, freeze_loaded=True)
         self.lock = threading.RLock()
         self.max_upload = max_upload
         self.rankings: OrderedDict = OrderedDict()   # (doc, entity, method, before) → all rows, best first
