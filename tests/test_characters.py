@@ -75,6 +75,16 @@ def test_a_rare_full_name_absorbs_its_first_name_only_when_it_introduced_it():
     assert unknown.character_of[(None, "marilla")] != unknown.character_of[(None, "marilla cuthbert")]
 
 
+def test_a_bare_surname_goes_to_the_character_written_with_it():
+    """David Copperfield: Dora Spenlow's character is named 500 times, nearly all "Dora"; her father
+    is "Mr. Spenlow" ×119. The bare "Spenlow" is his, by the mentions that use the surname."""
+    index = _index({"Mr. Spenlow": 119, "Dora Spenlow": 3, "Dora": 480, "Miss Dora": 20, "Spenlow": 10})
+    assert index.character_of[(None, "spenlow")] == index.character_of[("mr", "spenlow")]
+    # a bare first name still weighs whole characters: "Jack" is Jack Dawkins, called "the Dodger"
+    named = _index({"Jack Dawkins": 3, "Mr. Dawkins": 30, "Jack": 12, "Jack Hopkins": 1})
+    assert named.character_of[(None, "jack")] == named.character_of[(None, "jack dawkins")]
+
+
 def test_full_names_agree_when_one_first_name_is_a_nickname_of_the_other():
     index = _index({"Mr. Thomas Traddles": 5, "Traddles": 270, "Tommy Traddles": 4, "Mr. Traddles": 41,
                     "Dr. Seward": 128, "John Seward": 6, "Jack Seward": 3, "Mrs. Seward": 2})

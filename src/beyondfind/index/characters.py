@@ -347,13 +347,19 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
         cands = sorted({cluster_of[g.key] for g in longer.values()})
         cands = [c for c in cands if all(compatible(f, m) for m in members[c])]
         total = {c: sum(m.stats.count for m in members[c]) for c in cands}
+        bare = f.honorific is None and len(f.words) == 1
+        # a bare surname is weighed by how often each candidate is written with it: "Spenlow" is
+        # Mr. Spenlow's (×119) though Dora Spenlow's character is named 500 times, nearly all "Dora"
+        surname = bare and f.words[0] not in male and f.words[0] not in female
+        using = {c: sum(m.stats.count for m in members[c] if f.words[0] in m.words) for c in cands} \
+            if surname else total
         chosen = None
         pool = sum(total.values())
         if cands:
-            best = max(cands, key=lambda c: total[c])
-            bare = f.honorific is None and len(f.words) == 1
+            best = max(cands, key=lambda c: using[c])
             rare_full_name = bare and pool < RARE and f.stats.count >= own_share * pool
-            if total[best] >= dominant_share * pool and (not rare_full_name or _introduced(members[best], f)):
+            if (using[best] >= dominant_share * sum(using.values())
+                    and (not rare_full_name or _introduced(members[best], f))):
                 chosen = best
             elif f.stats.count >= own_share * pool:
                 cands = []   # "Mr. Rochester" ×292 is a character, not an alias of full names seen 3 times
