@@ -10,7 +10,7 @@ from beyondfind.index.characters import FormStats, cluster_names
 from beyondfind.nlp.names import parse_name
 from beyondfind.nlp.narrator import detect_narrator
 
-from .conftest import DATA
+from .conftest import DATA, SHARED
 
 
 def _index(counts):
@@ -124,6 +124,34 @@ def test_a_name_ending_in_a_place_word_is_a_place_unless_it_is_a_persons():
     assert not vanity.place_named("bullock of lombard street")   # a person "of" a place
     plain = NameEvidence("John Hill came to dinner. John Hill said so.")
     assert not plain.place_named("john hill") and not plain.place_named("hill")   # a first name, never "in John Hill"
+
+
+def test_interjections_and_gazetteer_places_are_not_people():
+    from beyondfind.nlp.name_evidence import NameEvidence, known_place
+
+    moby = NameEvidence(load_document(DATA / "books" / "2701-moby-dick.txt").text)
+    assert moby.interjection("halloa") and moby.interjection("hurrah")   # “Halloa! …”, never mid-sentence
+    assert not moby.interjection("ahab") and not moby.interjection("pip")   # shouted too, but also mid-sentence
+    assert known_place("nantucket") and known_place("cincinnati") and known_place("new york")
+    assert not known_place("florence")   # a first name: a person in novels
+    assert not known_place("paris") and not known_place("washington")   # WordNet knows persons of that name
+    assert not known_place("pequod")   # not in WordNet
+
+
+def test_the_shipped_gazetteer_is_what_the_build_command_writes(tmp_path):
+    from beyondfind.nlp.training.gazetteer import SHIPPED, build_gazetteer
+
+    n = build_gazetteer(SHARED / "data", tmp_path / "places.json")
+    assert n > 4000 and (tmp_path / "wordnet-LICENSE.txt").exists()
+    assert json.loads((tmp_path / "places.json").read_text()) == json.loads(SHIPPED.read_text())
+
+
+def test_huck_finns_towns_are_places_in_its_entity_list(huck):
+    from beyondfind.index.entities import list_entities
+
+    labels = {e.name: e.label for e in list_entities(huck)}
+    assert labels.get("Cincinnati") != "PER" and labels.get("Ohio") != "PER"
+    assert labels.get("Jim") == "PER" and labels.get("Tom Sawyer") == "PER"
 
 
 def test_named_mentions_of_litbank_coreference_cluster_like_the_gold_chains():

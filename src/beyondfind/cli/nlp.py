@@ -1,4 +1,4 @@
-"""``beyondfind nlp train`` and ``beyondfind nlp evaluate``."""
+"""``beyondfind nlp train``, ``evaluate``, ``pronouns`` and ``gazetteer``."""
 
 from __future__ import annotations
 
@@ -28,13 +28,16 @@ def add_parsers(sub) -> None:
     r.add_argument("--data", type=Path, default=DEFAULT_DATA)
     add_nlp_option(r)
     r.set_defaults(func=run_pronouns)
+    g = s.add_parser("gazetteer", help="rebuild the shipped place-name list from WordNet (shared/data/nltk_data)")
+    g.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    g.set_defaults(func=run_gazetteer)
 
 
-def _check_data(data: Path) -> None:
+def _check_data(data: Path, folder: str = "litbank") -> None:
     from .. import BeyondfindError
 
-    if not (data / "litbank").is_dir():
-        raise BeyondfindError(f"{data} has no litbank/ folder; pass --data pointing at shared/data")
+    if not (data / folder).is_dir():
+        raise BeyondfindError(f"{data} has no {folder}/ folder; pass --data pointing at shared/data")
 
 
 def run_train(args) -> int:
@@ -66,4 +69,12 @@ def run_pronouns(args) -> int:
           "candidates, trained on the train files)")
     for split, row in report.items():
         print(f"{split:5} rules {row['rules']:.3f}  learned {row['learned']:.3f}  ({row['pronouns']} pronouns)")
+    return 0
+
+
+def run_gazetteer(args) -> int:
+    from ..nlp.training.gazetteer import SHIPPED, WORDNET, build_gazetteer
+
+    _check_data(args.data, str(WORDNET))
+    print(f"{build_gazetteer(args.data)} place names written to {SHIPPED}")
     return 0

@@ -19,9 +19,9 @@ from ..nlp import anaphora
 from ..nlp.names import NOT_NAMES
 from ..nlp.syntax import SUBJECT_DEPS, description_kinds, is_subject
 from ..nlp.narrator import Narration, detect_narrator
-from ..nlp.name_evidence import NameEvidence, never_a_name
-from ..nlp.names import (FIRST_PERSON_PRONOUNS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, name_gender,
-                         parse_name, pronoun_gender)
+from ..nlp.name_evidence import NameEvidence, known_place, never_a_name
+from ..nlp.names import (FIRST_PERSON_PRONOUNS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, _first_names,
+                         name_gender, parse_name, pronoun_gender)
 from ..nlp.text import chunks, clean_for_nlp
 from .records import Annotations, Description, Mention, Pronoun, Sentence, Verb
 from .spool import Batch, Candidate, RecordSpool, SpooledAnnotations
@@ -32,7 +32,7 @@ BATCHES_PER_WORKER = 10
 memory grows with the text it has seen (spaCy's vocabulary, the allocator's arenas), and the parent
 holds no records (they are spooled), so a fresh fork starts small."""
 NAME_LABELS = frozenset({"PER", "LOC", "GPE", "FAC", "ORG", "VEH"})
-ANNOTATOR_VERSION = 11  # bump when annotation changes meaning: older documents are re-annotated
+ANNOTATOR_VERSION = 12  # bump when annotation changes meaning: older documents are re-annotated
 
 
 def _extract(doc, passage: int, base: int, raw: Batch) -> None:
@@ -132,23 +132,45 @@ def _runs(candidates: Iterable[Candidate]) -> Iterator[list[Candidate]]:
 
 
 def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
-    """Book-level consistency (:mod:`beyondfind.nlp.name_evidence`): never-names and common words
-    stop being names; one-word "persons" the book treats as places become LOC, "persons" named
-    like a place ("Russell Square") FAC."""
+    """Book-level consistency (:mod:`beyondfind.nlp.name_evidence`): never-names, common words and
+    interjections stop being names; one-word "persons" the book treats as places, and "persons"
+    the gazetteer knows as places unless the book writes them as part of a person's name, become
+    LOC; "persons" named like a place ("Russell Square") FAC."""
     evidence = NameEvidence(document.text)
     per = spool.key_counts(per=True)
+    forms = spool.name_forms()
+    person_words = _person_words(forms)
     unnamed, places, buildings = [], [], []
-    for key, honorific, label in spool.name_forms():
+    for key, honorific, label in forms:
         single = " " not in key and not honorific
-        if never_a_name(key) or (single and evidence.common_word(key)):
+        if never_a_name(key) or (single and (evidence.common_word(key) or evidence.interjection(key))):
             unnamed.append((key, honorific, label))
         elif single and label == "PER" and per[key] and evidence.place_like(key):
+            places.append((key, honorific, label))
+        elif label == "PER" and not honorific and key not in person_words and known_place(key):
             places.append((key, honorific, label))
         elif label == "PER" and not honorific and evidence.place_named(key):
             buildings.append((key, honorific, label))
     spool.unname(unnamed)
     spool.relabel(places, "LOC")
     spool.relabel(buildings, "FAC")
+
+
+def _person_words(forms: list[tuple[str, bool, str]]) -> set[str]:
+    """Words the book writes as part of a person's name: surnames after an honorific ("Mr. Chester")
+    or a first name ("John Chester"), and every word of a full name ending in such a surname
+    ("Camden Farebrother")."""
+    male, female = _first_names()
+    surnames = {key.split()[-1] for key, honorific, label in forms if label == "PER" and honorific and key}
+    out = set(surnames)
+    for key, _honorific, label in forms:
+        words = key.split()
+        if label == "PER" and len(words) > 1:
+            if words[0] in male or words[0] in female:
+                out.add(words[-1])
+            if words[-1] in surnames:
+                out.update(words)
+    return out
 
 
 def _detect_narration(document: Document) -> Narration:

@@ -7,6 +7,11 @@
 * A one-word "person" the book puts after a locative preposition ("at Longbourn", "to Millcote")
   in at least ``LOCATIVE_SHARE`` of its capitalised occurrences is a place: persons score ≤ 0.13
   and places ≥ 0.40 on Pride and Prejudice and Jane Eyre.
+* A "person" the WordNet gazetteer knows as a place and never as a person (``Nantucket``,
+  ``Cincinnati``, ``the Andes``; :mod:`beyondfind.nlp.training.gazetteer`) is a place, unless it
+  is a first name or the book also writes it as a person's surname (``Mr. X``, ``John X``).
+* A capitalised word the book never writes mid-sentence and mostly follows by "!" is an
+  interjection ("Halloa!", "Hurrah!", "Aha!"), not a name.
 * A "person" of several words that ends in a place word (``Russell Square``, ``Lucas Lodge``,
   ``Bench Prison``) is a place, unless it starts with a known first name and the book never puts
   it after a locative preposition (``John Hill`` stays a person; ``Russell Square``, "in Russell
@@ -15,12 +20,14 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
+from pathlib import Path
 
-from .names import _first_names
+from .names import STRIP_HONORIFICS, _first_names
 
 MONTHS = frozenset("january february march april may june july august september october november december "
                    "jan feb mar apr jun jul aug sep sept oct nov dec".split())
@@ -47,7 +54,24 @@ _LOCATIVE_PREPOSITION = r"\b(?:in|at|near|into|from|to|towards|through)\s+"
 _CAP = re.compile(r"(?<![\w'’])([A-Z][a-z’']+)\b(?![’']s\b)")
 _LOWER = re.compile(r"(?<![\w'’])([a-z][a-z’']+)\b")
 _LOCATIVE = re.compile(_LOCATIVE_PREPOSITION + r"([A-Z][a-z’']+)\b(?![’']s\b)")
+_EXCLAIMED = re.compile(r"(?<![\w'’])([A-Z][a-z’']+),?\s?!")
+_AFTER_HONORIFIC = re.compile(r"\b(?:" + "|".join(sorted(STRIP_HONORIFICS)) + r")\.?\s+([A-Z][a-z’']+)\b",
+                              re.IGNORECASE)   # the name's own case is checked where it is counted
 _SENT_START = re.compile(r"(?:^|[.!?:;“\"‘_—-]\s*|\n\s*)$")
+
+
+@lru_cache(maxsize=1)
+def _gazetteer() -> frozenset[str]:
+    data = json.loads((Path(__file__).parent / "data" / "places.json").read_text(encoding="utf-8"))
+    return frozenset(data["places"])
+
+
+def known_place(key: str) -> bool:
+    """A place name of the shipped gazetteer (WordNet locations and geographic objects without a
+    person sense) whose first word is not a first name."""
+    male, female = _first_names()
+    words = key.split()
+    return bool(words) and key in _gazetteer() and words[0] not in male and words[0] not in female
 
 
 def never_a_name(key: str) -> bool:
@@ -89,6 +113,22 @@ class NameEvidence:
     @cached_property
     def locative(self) -> Counter:
         return Counter(m.group(1).lower() for m in _LOCATIVE.finditer(self.text))
+
+    @cached_property
+    def exclaimed(self) -> Counter:
+        """Capitalised words followed by "!" ("Halloa!", "Aha, !" too), by lower-cased word."""
+        return Counter(m.group(1).lower() for m in _EXCLAIMED.finditer(self.text))
+
+    @cached_property
+    def after_honorific(self) -> Counter:
+        """Capitalised words right after an honorific ("Mr. Jonas"), by lower-cased word."""
+        return Counter(m.group(1).lower() for m in _AFTER_HONORIFIC.finditer(self.text) if m.group(1)[0].isupper())
+
+    def interjection(self, word: str) -> bool:
+        """Written at least twice, never mid-sentence nor after an honorific, mostly followed by "!"."""
+        cap = self.capital.get(word, 0)
+        return (cap >= 2 and not self.capital_mid.get(word, 0) and not self.after_honorific.get(word, 0)
+                and 2 * self.exclaimed.get(word, 0) >= cap)
 
     def common_word(self, word: str) -> bool:
         """Written in lower case at least as often as capitalised mid-sentence."""
