@@ -147,6 +147,17 @@ def test_entities_cluster_aliases(huck_search, capsys):
     tom = next(e for e in ents if e["name"] in ("Tom Sawyer", "Tom"))
     assert {"Tom", "Tom Sawyer"} <= {tom["name"], *tom["aliases"]}
     assert "Jim" in by_name and by_name["Jim"]["type"] == "PER"
+    for e in ents:   # no alias repeats the name or another alias in capitals or as a possessive
+        plain = [s.casefold().removesuffix("’s").removesuffix("'s") for s in [e["name"], *e["aliases"]]]
+        assert len(plain) == len(set(plain)), e
+
+
+def test_aliases_drop_case_and_possessive_copies():
+    from beyondfind.index.entities import distinct_aliases
+
+    got = distinct_aliases("Starbuck", ["Mr. Starbuck", "Starbuck’s", "STARBUCK", "WILKINS MICAWBER",
+                                        "Wilkins Micawber", "Master Copperfield--", "Master Copperfield", "Stubb"])
+    assert got == ("Mr. Starbuck", "Wilkins Micawber", "Master Copperfield", "Stubb")
 
 
 def test_console_script_demo_runs(tmp_path):

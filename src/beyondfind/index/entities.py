@@ -7,6 +7,7 @@ vehicle names are listed; the narrator's row is marked.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 
@@ -49,11 +50,38 @@ def list_entities(book: IndexedBook, min_mentions: int = 2) -> list[Entity]:
         forms = Counter()
         for f in c.forms:
             forms.update(surfaces.get(f, {}))
-        aliases = tuple(f for f, _ in forms.most_common() if f != display[c.id])
+        aliases = distinct_aliases(display[c.id], [f for f, _ in forms.most_common()])
         out.append(Entity(display[c.id], c.label, c.mentions, aliases, narrator is not None and narrator.id == c.id,
                           tuple(display[k] for k in c.candidates)))
     out.sort(key=lambda e: -e.mentions)
     return out
+
+
+_POSSESSIVE_OR_DASH = re.compile(r"(?:['’]s|[-—.,;:\s])+$")
+
+
+def distinct_aliases(name: str, surfaces: list[str]) -> tuple[str, ...]:
+    """``surfaces`` (most frequent first) without the name itself and without copies of a listed
+    one that differ only in case, a possessive or trailing dashes ("Starbuck’s", "DAGGOO",
+    "Master Copperfield--")."""
+    def plain(s: str) -> str:
+        return _POSSESSIVE_OR_DASH.sub("", s).casefold()
+
+    def untidy(s: str) -> tuple[bool, bool]:
+        return s.isupper(), _POSSESSIVE_OR_DASH.search(s) is not None
+
+    at: dict[str, int] = {}   # plain form → its position in ``out``
+    out: list[str] = []
+    for s in surfaces:
+        key = plain(s)
+        if key == plain(name):
+            continue
+        if key not in at:
+            at[key] = len(out)
+            out.append(s)
+        elif untidy(s) < untidy(out[at[key]]):   # "Wilkins Micawber" rather than "WILKINS MICAWBER"
+            out[at[key]] = s
+    return tuple(out)
 
 
 def closest_names(book: IndexedBook, query: str, n: int = 5) -> list[str]:
