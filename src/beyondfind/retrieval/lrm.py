@@ -194,7 +194,7 @@ def evidences(book: IndexedBook, passages: list[int], query: Name, query_label: 
                 ev.subjects += nm.mention.is_subject
         if person:
             _pronoun_evidence(book, passage, query, query_label, settings, cache, words, narrator, ev)
-        if not person:
+        else:
             _unrecognised_place_mentions(book, passage, query, ev)
         ev.ef += ev.names
         out.append(ev)
