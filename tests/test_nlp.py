@@ -127,6 +127,16 @@ def test_a_word_after_an_honorific_is_a_name_whatever_its_tag(nlp):
     assert {"Mr. Hurst", "Mr. Darcy"} <= names and "His brother-in-law" not in names
 
 
+def test_a_dash_after_punctuation_does_not_glue_a_name_to_the_next_word(nlp):
+    """Emma writes "Mr. Knightley!--I" (spaCy kept "Knightley!--I" as one token: the name became
+    "knightley i"); Huck Finn's contents "Miss Watson.--Tom Sawyer"."""
+    doc = nlp('"Mr. Knightley!--I had no idea," said Emma.--"Harriet, my dear--" Miss Watson.--Tom Sawyer Waits.')
+    names = [s.text for s in doc._.names]
+    assert "Mr. Knightley" in names and "Miss Watson" in names and "Tom Sawyer" in names
+    assert not any("--" in n or "!" in n for n in names)
+    assert [t.text for t in nlp("I said--and Tom laughed")][1:4] == ["said", "--", "and"]   # as before
+
+
 def test_a_first_name_said_to_someone_is_a_name_whatever_its_tag(nlp):
     """Wuthering Heights' "Nelly" is tagged an adverb (-ly) and was missed in 85 of 86 mentions, all
     but one vocatives; an interjection ("Say, …") or a name not between punctuation is left alone."""

@@ -32,7 +32,7 @@ BATCHES_PER_WORKER = 10
 memory grows with the text it has seen (spaCy's vocabulary, the allocator's arenas), and the parent
 holds no records (they are spooled), so a fresh fork starts small."""
 NAME_LABELS = frozenset({"PER", "LOC", "GPE", "FAC", "ORG", "VEH"})
-ANNOTATOR_VERSION = 12  # bump when annotation changes meaning: older documents are re-annotated
+ANNOTATOR_VERSION = 13  # bump when annotation changes meaning: older documents are re-annotated
 
 
 def _extract(doc, passage: int, base: int, raw: Batch) -> None:
