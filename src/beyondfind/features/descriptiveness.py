@@ -10,6 +10,7 @@ import math
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -136,7 +137,12 @@ def _idf_columns(book: IndexedBook, verbs_by_sentence: dict[int, list[str]],
 
 def candidate_passages(book: IndexedBook, query: Name, entity_text: str) -> list[int]:
     """LRM's candidates plus exact-string hits: passages LDM may rank."""
-    return sorted(set(candidate_passages_lrm(book, query)) | {s.passage for s in baselines.find(book, entity_text)})
+    return _candidates_with(book, query, baselines.exact_counts(book, entity_text))
+
+
+def _candidates_with(book: IndexedBook, query: Name, exact_counts: np.ndarray) -> list[int]:
+    """:func:`candidate_passages` from the per-passage counts of the exact string (read once per query)."""
+    return sorted(set(candidate_passages_lrm(book, query)) | set(np.flatnonzero(exact_counts).tolist()))
 
 
 def _keyword_count(book: IndexedBook, i: int) -> int:
@@ -240,7 +246,8 @@ def extract_features(book: IndexedBook, query: Name, entity_text: str,
     text_model = text_model or shipped_text_model()
     stats = _stats(book)
     label = query_label(book, query)
-    passages = candidate_passages(book, query, entity_text)
+    exact_counts = baselines.exact_counts(book, entity_text)
+    passages = _candidates_with(book, query, exact_counts)
     evs = evidences(book, passages, query, label, settings)
     q = _Candidates(np.array(passages, dtype=np.int64), evs, _QueryMarks.of(evs))
     static = _passage_columns(book, stats, passages, settings)
@@ -249,7 +256,7 @@ def extract_features(book: IndexedBook, query: Name, entity_text: str,
         **_lrm_columns(q, static, settings),
         **_action_columns(q, stats),
         **_position_columns(book, q, mentioned, first_offset),
-        **_extra_columns(book, q, entity_text),
+        **_extra_columns(book, q, entity_text, exact_counts),
         **_intro_columns(book, stats, q, query, label, entity_text, mentioned),
         **_focus_columns(q, stats, static),
         **_describe_columns(book, q),
@@ -281,6 +288,7 @@ class _Candidates:
     def per_candidate(self, attribute: str) -> np.ndarray:
         return np.array([getattr(ev, attribute) for ev in self.evs], dtype=np.float64)
 
+    @cached_property
     def sentences(self) -> tuple[np.ndarray, np.ndarray]:
         """(candidate row, sentence id) of every sentence holding a matched mention or pronoun."""
         return (np.array([k for k, ev in enumerate(self.evs) for _s in ev.sentences], dtype=np.int64),
@@ -303,7 +311,7 @@ def _lrm_columns(q: _Candidates, static: np.ndarray, settings: LRMSettings) -> d
 
 def _action_columns(q: _Candidates, stats: _BookStats) -> dict[str, np.ndarray]:
     """The idfs of the verbs of the sentences holding the entity's mentions: average, max, min."""
-    row, sentence = q.sentences()
+    row, sentence = q.sentences
     idf_sum, idf_n, idf_max, idf_min = (a[sentence] for a in stats.verb_idf_columns)
     n_idfs = np.bincount(row, weights=idf_n, minlength=q.n)
     top, low = np.full(q.n, -np.inf), np.full(q.n, np.inf)
@@ -329,7 +337,8 @@ def _position_columns(book: IndexedBook, q: _Candidates, mentioned: np.ndarray,
             "position.first_occurrence": np.where(mentioned, from_start / np.maximum(1, p_end - p_start), 1.0)}
 
 
-def _extra_columns(book: IndexedBook, q: _Candidates, entity_text: str) -> dict[str, np.ndarray]:
+def _extra_columns(book: IndexedBook, q: _Candidates, entity_text: str,
+                   exact_counts: np.ndarray) -> dict[str, np.ndarray]:
     names_row, names_end = q.marks.rows[:q.marks.n_names, 3], q.marks.rows[:q.marks.n_names, 1]
     best_match = np.zeros(q.n)
     np.maximum.at(best_match, names_row, q.marks.certainty)
@@ -338,7 +347,7 @@ def _extra_columns(book: IndexedBook, q: _Candidates, entity_text: str) -> dict[
     return {"extra.subject": q.per_candidate("subjects"),
             "extra.description": _any_per_row(names_row, _described_after(book, names_end), q.n),
             "extra.bm25_b0": np.array([bm25[i] for i in passages], dtype=np.float64),
-            "extra.exact_count": baselines.exact_counts(book, entity_text)[q.passages].astype(np.float64),
+            "extra.exact_count": exact_counts[q.passages].astype(np.float64),
             "extra.best_match": best_match}
 
 
@@ -367,7 +376,7 @@ def _intro_columns(book: IndexedBook, stats: _BookStats, q: _Candidates, query: 
 def _focus_columns(q: _Candidates, stats: _BookStats, static: np.ndarray) -> dict[str, np.ndarray]:
     """How much of the passage is about the entity: its share of the people named, of the sentences."""
     persons = static[:, PASSAGE_FEATURES.index("entities.person")]
-    row, _sentence = q.sentences()
+    row, _sentence = q.sentences
     return {"focus.name_share": q.per_candidate("names") / np.maximum(1, persons),
             "focus.sentence_share": np.bincount(row, minlength=q.n)
             / np.maximum(1, stats.sentences_by_passage[q.passages])}

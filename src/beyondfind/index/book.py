@@ -136,8 +136,7 @@ class IndexedBook:
     @cached_property
     def narrator_passages(self) -> frozenset[int]:
         """Passages with a narrator pronoun ("I", "me") that no name antecedent explains."""
-        return frozenset(i for i, prons in enumerate(self.pronouns_by_passage)
-                         if any(p.antecedent is None and p.narrator for p in prons))
+        return frozenset(i for i, (rows, _sentences) in enumerate(self.narrator_pronouns) if rows)
 
     @cached_property
     def label_counts(self) -> dict[str, Counter]:
