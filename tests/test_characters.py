@@ -50,6 +50,21 @@ def test_honorific_with_a_first_name_joins_the_full_name():
     assert not _same(index, "Miss Lucas", "Sir William Lucas")   # Lucas stays a surname
 
 
+def test_an_unknown_word_that_full_names_use_first_is_a_first_name_after_an_honorific():
+    """Wuthering Heights: the servants' "Mr. Hareton" is Hareton Earnshaw, and so is the bare
+    "Hareton" ×155 (no name list knows the word); "Little Hareton" is an adjective before it, no
+    evidence that Hareton is a surname. Vanity Fair's "Becky" is Miss Sharp's, Rebecca Sharp's."""
+    index = _index({"Hareton Earnshaw": 10, "Mr. Hareton Earnshaw": 1, "Mr. Hareton": 10, "Hareton": 155,
+                    "Little Hareton": 2, "Maister Hareton": 1, "Mr. Hindley": 60, "Hindley": 16})
+    assert _same(index, "Hareton", "Hareton Earnshaw") and _same(index, "Mr. Hareton", "Hareton Earnshaw")
+    assert not _same(index, "Hareton", "Mr. Hindley")
+    rarely = _index({"Hareton Earnshaw": 3, "Mr. Hareton": 10, "Hareton": 155})   # too little evidence
+    assert not _same(rarely, "Mr. Hareton", "Hareton Earnshaw")
+    sharp = _index({"Miss Sharp": 300, "Rebecca Sharp": 6, "Becky Sharp": 5, "Miss Rebecca Sharp": 2,
+                    "Miss Becky": 8, "Becky": 400, "Rebecca": 60})
+    assert _same(sharp, "Becky", "Miss Sharp") and _same(sharp, "Miss Becky", "Becky Sharp")
+
+
 def test_a_full_name_the_book_never_writes_finds_the_character_of_its_given_name():
     """Sense and Sensibility says "Elinor", never "Elinor Dashwood": the query must still reach her,
     or global coreference (a never-written name has count 0) gives her mentions nothing."""

@@ -36,7 +36,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..nlp.names import Name, _first_names, name_gender, nicknames
+from ..nlp.names import NEUTRAL_HONORIFICS, Name, _first_names, name_gender, nicknames
 
 FormKey = tuple[str | None, str]   # (honorific, name words joined by spaces)
 MARRIED = frozenset({"mrs", "lady", "madam", "madame", "mme", "widow", "frau", "signora"})
@@ -49,6 +49,8 @@ SURNAME_HONORIFICS = frozenset({"mr", "mrs", "miss", "ms", "master", "dr", "mada
                                 "sergeant", "professor", "reverend", "judge", "squire", "herr", "frau"})
 RARE = 10              # full names seen fewer times absorb a bare word 3× as frequent only when they introduced it
 DOMINANT_SHARE = 0.8   # a form joins the candidate that holds this share of the candidates' mentions
+FIRST_LEAD = 4                # "Mr. X" is a first name when full names use X first this many times as often as last
+HONORIFIC_FIRST_EVIDENCE = 5  # mentions of full names using an unknown word first that make "Mr. X" a first name
 OWN_SHARE = 3.0        # an ambiguous form this many times as frequent as its candidates is its own character
 NEAR_SHARE = 0.3       # a nickname joins a character when this share of its mentions is near the character's
 NEAR_LEAD = 3.0        # ... and this many times the share near any other character with that given name
@@ -168,7 +170,13 @@ def _gender(form: _Form) -> str | None:
 
 def _roles(forms: list[_Form], first_names: frozenset[str]) -> None:
     """First name / surname of each form. A lone word is a surname when the book uses it as the
-    last word of longer names (or after Mr./Mrs./Miss) more than as a first word."""
+    last word of longer names (or after Mr./Mrs./Miss) more than as a first word.
+
+    A word after a surname honorific is a first name when full names of persons use it first
+    :data:`FIRST_LEAD` times as often as last, not counting those that start with an adjective
+    ("Little Hareton"), and it is a known first name or full names use it often enough: "Mrs.
+    Rachel" beside "Mrs. Rachel Lynde"; "Mr. Hareton" beside "Hareton Earnshaw", a servant's way to
+    name the son of the house."""
     as_first, as_last = Counter(), Counter()
     first_in_full, last_in_full = Counter(), Counter()   # positions in full names of persons
     for f in forms:
@@ -176,22 +184,26 @@ def _roles(forms: list[_Form], first_names: frozenset[str]) -> None:
         if len(f.words) > 1:
             as_first[f.words[0]] += n
             as_last[f.words[-1]] += n
-            if f.stats.label == "PER":
+            if f.stats.label == "PER" and f.words[0] not in NEUTRAL_HONORIFICS:
                 first_in_full[f.words[0]] += n
                 last_in_full[f.words[-1]] += n
-        elif f.honorific in SURNAME_HONORIFICS:
-            as_last[f.words[0]] += n
-        elif f.honorific in FIRST_NAME_HONORIFICS:
-            as_first[f.words[0]] += n
+
+    def honorific_first(f: _Form) -> bool:
+        w = f.words[0]
+        return (f.honorific in SURNAME_HONORIFICS and first_in_full[w] > FIRST_LEAD * last_in_full[w]
+                and (w in first_names or first_in_full[w] >= HONORIFIC_FIRST_EVIDENCE))
+
+    for f in forms:
+        if len(f.words) == 1 and (f.honorific in FIRST_NAME_HONORIFICS or honorific_first(f)):
+            as_first[f.words[0]] += f.stats.count
+        elif len(f.words) == 1 and f.honorific in SURNAME_HONORIFICS:
+            as_last[f.words[0]] += f.stats.count
     for f in forms:
         if len(f.words) > 1:
             f.first, f.surname = f.words[0], f.words[-1]
             continue
         w = f.words[0]
-        # "Mrs. Rachel" beside "Mrs. Rachel Lynde": a known first name that full names use only first
-        honorific_first = (f.honorific in SURNAME_HONORIFICS and w in first_names
-                           and first_in_full[w] > 0 and last_in_full[w] == 0)
-        if as_first[w] > as_last[w] or (as_first[w] == as_last[w] and w in first_names) or honorific_first:
+        if as_first[w] > as_last[w] or (as_first[w] == as_last[w] and w in first_names) or honorific_first(f):
             f.first = w
         else:
             f.surname = w
