@@ -65,6 +65,51 @@ def test_an_unknown_word_that_full_names_use_first_is_a_first_name_after_an_hono
     assert _same(sharp, "Becky", "Miss Sharp") and _same(sharp, "Miss Becky", "Becky Sharp")
 
 
+def _mention(i, text, is_name=True):
+    from beyondfind.index.records import Mention
+
+    name = parse_name(text)
+    return Mention(i, 0, 0, i * 10, i * 10 + len(text), text, "PER", is_name, name.key, name.honorific, False, False)
+
+
+def test_a_title_names_the_one_person_the_book_gives_it():
+    from beyondfind.index.book import NameMention, title_mention, titled_names
+
+    names = [NameMention(m, parse_name(m.text)) for m in
+             [_mention(i, "Count Dracula") for i in range(11)] + [_mention(11, "Count de Ville"),
+                                                                  *(_mention(12 + i, "Captain Ahab") for i in range(5)),
+                                                                  *(_mention(20 + i, "Captain Peleg") for i in range(3))]]
+    titled = titled_names(names)
+    assert titled == {"count": parse_name("Count Dracula")}           # two captains: no one is "the Captain"
+    assert title_mention(_mention(30, "the Count", is_name=False), titled).name == parse_name("Count Dracula")
+    for text in ("the count", "the Captain", "the Count's", "the old Count"):
+        assert title_mention(_mention(31, text, is_name=False), titled) is None, text
+
+
+def test_the_doctor_of_a_tale_of_two_cities_is_doctor_manette(tmp_path, nlp):
+    """Indexed for real: the chapters where Doctor Manette returns to London, where the narration
+    calls him "the Doctor" as often as by his name."""
+    from beyondfind.books import BookSearch, run_method
+    from beyondfind.index import Library
+    from beyondfind.index.entities import list_entities
+
+    text = (DATA / "books" / "98-tale-of-two-cities.txt").read_text(encoding="utf-8")[140_000:200_000]
+    path = tmp_path / "two-cities-excerpt.txt"
+    path.write_text(text[text.index("\n\n") + 2:], encoding="utf-8")
+    search = BookSearch(Library(tmp_path / "library.sqlite"))
+    search._nlp = nlp
+    search.index(path)
+    book = search.book_for(path)
+    manette = next(e for e in list_entities(book) if "the Doctor" in e.aliases)
+    assert manette.name in ("Doctor Manette", "Dr. Manette")
+    only_title = {i for i, nms in enumerate(book.names_by_passage)
+                  if any(nm.mention.text == "the Doctor" for nm in nms)
+                  and not any(nm.mention.is_name and "manette" in nm.name.words for nm in nms)}
+    assert only_title, "the excerpt has passages that call him the Doctor only"
+    found = {s.passage for s in run_method(book, "Doctor Manette", "lrm")}
+    assert only_title <= found
+
+
 def test_a_full_name_the_book_never_writes_finds_the_character_of_its_given_name():
     """Sense and Sensibility says "Elinor", never "Elinor Dashwood": the query must still reach her,
     or global coreference (a never-written name has count 0) gives her mentions nothing."""

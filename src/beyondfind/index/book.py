@@ -3,19 +3,29 @@ and the book-wide name statistics that global coreference needs (c(name) counts)
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
 
 from ..documents import Document
-from ..nlp.names import Name, parse_name
+from ..nlp.names import Name, canonical_honorific, parse_name
 from .characters import CharacterIndex, FormKey, FormStats, cluster_names
 from .records import Annotations, Mention, Pronoun
 
 NICKNAME_WINDOW = 1500   # characters: a nickname's mentions this near its character's are evidence they are one
+# Titles that name one person when the book gives them to one: "the Count" is Count Dracula, "the
+# Doctor" Doctor Manette, "the Queen" the Queen of Hearts. Not Mr./Mrs./Miss, kinship or address words.
+TITLES = frozenset({"count", "countess", "baron", "baroness", "duke", "duchess", "prince", "princess", "king",
+                    "queen", "emperor", "earl", "colonel", "captain", "major", "general", "lieutenant",
+                    "sergeant", "reverend", "dr", "judge", "professor", "squire", "parson", "deacon", "widow"})
+TITLE_SHARE = 0.8        # the form holds this share of the name mentions written with the title ...
+TITLE_MIN_MENTIONS = 3   # ... and at least this many
+_THE_TITLE = re.compile(r"[Tt]he ([A-Z][a-z]+)\.?")
 
 
 @dataclass(frozen=True)
@@ -35,6 +45,37 @@ class NameMention:
         return (self.name.honorific, self.name.key)
 
 
+def titled_names(names: Iterable[NameMention]) -> dict[str, Name]:
+    """Title → the person's name the book writes with it, when one name holds
+    :data:`TITLE_SHARE` of the person mentions written with that title (``count`` → Count
+    Dracula, against one "Count de Ville")."""
+    by_title: dict[str, Counter] = defaultdict(Counter)
+    for nm in names:
+        if nm.label == "PER" and nm.name.honorific in TITLES:
+            by_title[nm.name.honorific][nm.name.honorific, nm.name.words] += 1
+    out = {}
+    for title, forms in by_title.items():
+        (honorific, words), n = forms.most_common(1)[0]
+        if n >= TITLE_MIN_MENTIONS and n >= TITLE_SHARE * sum(forms.values()):
+            out[title] = Name(honorific, words)
+    return out
+
+
+def is_title_reference(text: str) -> bool:
+    """"the Count", "The Doctor": a title standing for a person's name."""
+    return _THE_TITLE.fullmatch(text) is not None
+
+
+def title_mention(mention: Mention, titled: dict[str, Name]) -> NameMention | None:
+    """A person written as "the" and a capitalised title ("the Count"), as a mention of the one
+    person the book gives that title (:func:`titled_names`); None for anything else."""
+    if mention.is_name or mention.label != "PER":
+        return None
+    found = _THE_TITLE.fullmatch(mention.text)
+    name = found and titled.get(canonical_honorific(found.group(1).lower()))
+    return NameMention(mention, name) if name else None
+
+
 @dataclass
 class IndexedBook:
     doc_id: int
@@ -50,11 +91,13 @@ class IndexedBook:
         self.names_by_passage = [[] for _ in range(n)]
         self.pronouns_by_passage = [[] for _ in range(n)]
         self.mention_by_id = {}
+        names = {m.id: NameMention(m, parse_name(m.text)) for m in self.annotations.mentions if m.is_name}
+        titled = titled_names(nm for nm in names.values() if nm.name.words)
         for m in self.annotations.mentions:
-            if m.is_name:
-                nm = NameMention(m, parse_name(m.text))
-                if nm.name.words:
-                    self.names_by_passage[m.passage].append(nm)
+            nm = names.get(m.id) or title_mention(m, titled)
+            if nm is not None and nm.name.words:
+                self.names_by_passage[m.passage].append(nm)
+                if m.is_name:
                     self.mention_by_id[m.id] = nm
         for p in self.annotations.pronouns:
             self.pronouns_by_passage[p.passage].append(p)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..nlp.name_evidence import never_a_name
 from ..nlp.names import fold_accents, parse_name
-from .book import IndexedBook
+from .book import IndexedBook, is_title_reference
 
 LISTED_LABELS = frozenset({"PER", "LOC", "GPE", "FAC", "ORG", "VEH"})
 
@@ -42,7 +42,8 @@ def list_entities(book: IndexedBook, min_mentions: int = 2) -> list[Entity]:
     narrator = index.lookup(book.narrator) if book.narrator is not None else None
     display = {}
     for c in index.characters:
-        display[c.id] = surfaces[c.name].most_common(1)[0][0] if surfaces.get(c.name) else c.name[1]
+        written = [s for s, _n in surfaces.get(c.name, Counter()).most_common() if not is_title_reference(s)]
+        display[c.id] = written[0] if written else c.name[1]   # "Count Dracula", not "the Count"
     out = []
     for c in index.characters:
         if c.mentions < min_mentions or c.label not in LISTED_LABELS or all(never_a_name(k) for _h, k in c.forms):

@@ -106,12 +106,13 @@ def parse_name(text: str) -> Name:
         words = words[1:]
     honorific = None
     while words and words[0] in STRIP_HONORIFICS and len(words) > 1:
-        honorific = honorific or _canonical_honorific(words[0])
+        honorific = honorific or canonical_honorific(words[0])
         words = words[1:]
     return Name(honorific, tuple(words), definite)
 
 
-def _canonical_honorific(word: str) -> str:
+def canonical_honorific(word: str) -> str:
+    """One spelling per honorific: ``doctor`` → ``dr``, ``mister`` → ``mr``."""
     return {"mister": "mr", "col": "colonel", "capt": "captain", "rev": "reverend", "doctor": "dr",
             "prof": "professor", "madame": "madam", "mme": "madam"}.get(word, word)
 
