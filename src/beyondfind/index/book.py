@@ -52,12 +52,12 @@ def titled_names(names: Iterable[NameMention]) -> dict[str, Name]:
     by_title: dict[str, Counter] = defaultdict(Counter)
     for nm in names:
         if nm.label == "PER" and nm.name.honorific in TITLES:
-            by_title[nm.name.honorific][nm.name.honorific, nm.name.words] += 1
+            by_title[nm.name.honorific][nm.name.words] += 1
     out = {}
-    for title, forms in by_title.items():
-        (honorific, words), n = forms.most_common(1)[0]
-        if n >= TITLE_MIN_MENTIONS and n >= TITLE_SHARE * sum(forms.values()):
-            out[title] = Name(honorific, words)
+    for title, names_written in by_title.items():
+        words, n = names_written.most_common(1)[0]
+        if n >= TITLE_MIN_MENTIONS and n >= TITLE_SHARE * sum(names_written.values()):
+            out[title] = Name(title, words)
     return out
 
 
