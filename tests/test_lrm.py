@@ -34,9 +34,9 @@ def build_book(spec):
         parts.append(FILLER)
         body = " ".join(parts)
         text += body
-        passages.append(Passage(i, start, start + len(body), body))
+        passages.append((i, start, start + len(body)))
         text += "\n\n"
-    doc = Document("t.txt", "txt", text, tuple(passages), "0" * 64)
+    doc = Document("t.txt", "txt", text, tuple(Passage(*p, text) for p in passages), "0" * 64)
     return IndexedBook(1, doc, Annotations((), tuple(mentions), tuple(pronouns), (), None, "test"))
 
 

@@ -66,8 +66,8 @@ def resolve_position(document: Document, value: int | str | None) -> int | None:
 
     >>> from beyondfind.documents.model import Document, Passage
     >>> prose = "word " * 99 + "word"
-    >>> doc = Document("d", "txt", prose + " " + prose, (Passage(0, 0, 500, prose, "I"),
-    ...                                                  Passage(1, 501, 1001, prose, "II")), "0")
+    >>> text = prose + " " + prose
+    >>> doc = Document("d", "txt", text, (Passage(0, 0, 500, text, "I"), Passage(1, 501, 1001, text, "II")), "0")
     >>> resolve_position(doc, "40%"), resolve_position(doc, "ch:2"), resolve_position(doc, "300")
     (400, 501, 300)
     """

@@ -130,19 +130,21 @@ class _Builder:
 
     def __init__(self) -> None:
         self.parts: list[str] = []
-        self.passages: list[Passage] = []
+        self.spans: list[tuple[int, int, str | None]] = []
         self.length = 0
 
     def add(self, text: str, chapter: str | None) -> None:
         if self.parts:
             self.parts.append("\n\n")
             self.length += 2
-        self.passages.append(Passage(len(self.passages), self.length, self.length + len(text), text, chapter))
+        self.spans.append((self.length, self.length + len(text), chapter))
         self.parts.append(text)
         self.length += len(text)
 
-    def text(self) -> str:
-        return "".join(self.parts)
+    def build(self) -> tuple[str, tuple[Passage, ...]]:
+        """The joined text and its passages."""
+        text = "".join(self.parts)
+        return text, tuple(Passage(i, s, e, text, ch) for i, (s, e, ch) in enumerate(self.spans))
 
 
 def read_html(data: bytes, name: str) -> Document:
@@ -154,7 +156,7 @@ def read_html(data: bytes, name: str) -> Document:
         if tag in HEADINGS:
             chapter = namer.heading(txt)
         b.add(txt, chapter)
-    return Document(name, "html", b.text(), tuple(b.passages), _sha(data), title)
+    return Document(name, "html", *b.build(), _sha(data), title)
 
 
 def read_epub(data: bytes, name: str) -> Document:
@@ -192,7 +194,7 @@ def read_epub(data: bytes, name: str) -> Document:
             if tag in HEADINGS and not (named_by_toc and k == 0):   # further chapters inside the file
                 chapter = namer.heading(txt)
             b.add(txt, chapter)
-    return Document(name, "epub", b.text(), tuple(b.passages), _sha(data), titles[0][0] if titles else None)
+    return Document(name, "epub", *b.build(), _sha(data), titles[0][0] if titles else None)
 
 
 def _epub_toc_titles(toc) -> dict[str, str]:
@@ -238,7 +240,7 @@ def read_table(data: bytes, name: str, fmt: str) -> Document:
         txt = " ".join(str(row.get(column) or "").split())
         if txt:
             b.add(txt, str(row[chapter_col]) if chapter_col and row.get(chapter_col) is not None else None)
-    return Document(name, fmt, b.text(), tuple(b.passages), _sha(data))
+    return Document(name, fmt, *b.build(), _sha(data))
 
 
 def _sha(data: bytes) -> str:

@@ -88,5 +88,5 @@ def passages_from_blocks(text: str, spans: list[tuple[int, int]],
             chapter = chapters[i]
         elif is_heading(body):
             chapter = namer.heading(body)
-        out.append(Passage(len(out), s, e, body, chapter))
+        out.append(Passage(len(out), s, e, text, chapter))
     return tuple(out)

@@ -179,11 +179,12 @@ _RELATIVE_COLS = np.array([FEATURE_NAMES.index(n) for n in RELATIVE_FEATURES])
 
 def _passage_row(book: IndexedBook, stats: _BookStats, i: int, settings: LRMSettings) -> tuple[float, ...]:
     """:data:`PASSAGE_FEATURES` of passage ``i``."""
-    p = book.passages[i]
+    text = book.passages[i].text
+    n_words = book.passage_words[i]
     n_kw = _keyword_count(book, i)
     counts = stats.counts_by_passage[i]
-    quoted = sum(len(m.group()) for m in _QUOTED.finditer(p.text)) / max(1, len(p.text))
-    return (length_reward(p.n_words, settings.pivot, book.max_passage_words), p.n_words, float(n_kw > 0), n_kw,
+    quoted = sum(len(m.group()) for m in _QUOTED.finditer(text)) / max(1, len(text))
+    return (length_reward(n_words, settings.pivot, book.max_passage_words), n_words, float(n_kw > 0), n_kw,
             counts["person"], counts["time"], counts["locorg"], float(i in stats.first_appearance),
             _bin10(i, len(book.passages)), quoted)
 

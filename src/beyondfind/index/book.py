@@ -256,8 +256,13 @@ class IndexedBook:
         return 1.0 if same else 0.0
 
     @cached_property
+    def passage_words(self) -> list[int]:
+        """Each passage's whitespace-separated words (the length LRM's g(p) rewards)."""
+        return [p.n_words for p in self.passages]
+
+    @cached_property
     def max_passage_words(self) -> int:
-        return max((p.n_words for p in self.passages), default=1)
+        return max(self.passage_words, default=1)
 
     @cached_property
     def narrator(self) -> Name | None:

@@ -187,7 +187,7 @@ class Library:
             raise NotFoundError(f"no document {doc_id} in library {self.path}")
         sha, name, fmt, title, text, narrator, pipeline, narrators = row
         q = self.conn.execute
-        passages = tuple(Passage(i, s, e, text[s:e], ch) for i, s, e, ch in
+        passages = tuple(Passage(i, s, e, text, ch) for i, s, e, ch in
                          q('SELECT idx, start, "end", chapter FROM passages WHERE doc_id = ? ORDER BY idx', (doc_id,)))
         sentences = tuple(Sentence(*r) for r in
                           q(f"SELECT {SENTENCE_COLUMNS} FROM sentences WHERE doc_id = ? ORDER BY idx", (doc_id,)))

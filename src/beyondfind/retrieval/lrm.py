@@ -286,7 +286,7 @@ def rank(book: IndexedBook, query: Name, settings: LRMSettings = LRMSettings(), 
         if ev.ef <= 0:
             continue
         ef = ev.ef if settings.entity_frequency else _phrase_tf(book, i, query)
-        n_words = book.passages[i].n_words
+        n_words = book.passage_words[i]
         g = length_reward(n_words, settings.pivot, book.max_passage_words) if settings.length_reward else 1.0
         score = g * saturate(ef, settings.k1)
         info = None
