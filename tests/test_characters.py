@@ -79,7 +79,7 @@ def test_a_title_names_the_one_person_the_book_gives_it():
              [_mention(i, "Count Dracula") for i in range(11)] + [_mention(11, "Count de Ville"),
                                                                   *(_mention(12 + i, "Captain Ahab") for i in range(5)),
                                                                   *(_mention(20 + i, "Captain Peleg") for i in range(3))]]
-    titled = titled_names(names)
+    titled = titled_names(nm.name for nm in names)
     assert titled == {"count": parse_name("Count Dracula")}           # two captains: no one is "the Captain"
     assert title_mention(_mention(30, "the Count", is_name=False), titled).name == parse_name("Count Dracula")
     for text in ("the count", "the Captain", "the Count's", "the old Count"):
@@ -108,6 +108,11 @@ def test_the_doctor_of_a_tale_of_two_cities_is_doctor_manette(tmp_path, nlp):
     assert only_title, "the excerpt has passages that call him the Doctor only"
     found = {s.passage for s in run_method(book, "Doctor Manette", "lrm")}
     assert only_title <= found
+    # and the "he" after "the Doctor" is his (linked at index time, the title counting as a name)
+    to_title = [p for p in book.annotations.pronouns if p.antecedent is not None
+                and book.mention_by_id[p.antecedent].mention.text.lower() == "the doctor"]
+    assert len(to_title) >= 5 and {p.gender for p in to_title} == {"male"}
+    assert all(book.mention_by_id[p.antecedent].name == parse_name("Doctor Manette") for p in to_title)
 
 
 def test_a_full_name_the_book_never_writes_finds_the_character_of_its_given_name():

@@ -23,6 +23,7 @@ from ..nlp.name_evidence import NameEvidence, known_place, never_a_name
 from ..nlp.names import (FIRST_PERSON_PRONOUNS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, _first_names,
                          name_gender, parse_name, pronoun_gender)
 from ..nlp.text import chunks, clean_for_nlp
+from .book import title_name, titled_names
 from .records import Annotations, Description, Mention, Pronoun, Sentence, Verb
 from .spool import Batch, Candidate, RecordSpool, SpooledAnnotations
 
@@ -36,7 +37,7 @@ BATCH_SIZE = 32
 about 90 MB above the worker's resting size and 32 about 45 MB, at the same speed on
 Huckleberry Finn (7.7-8.0 s either way, two processes)."""
 NAME_LABELS = frozenset({"PER", "LOC", "GPE", "FAC", "ORG", "VEH"})
-ANNOTATOR_VERSION = 13  # bump when annotation changes meaning: older documents are re-annotated
+ANNOTATOR_VERSION = 14  # bump when annotation changes meaning: older documents are re-annotated
 
 
 def _extract(doc, passage: int, base: int, raw: Batch) -> None:
@@ -186,13 +187,19 @@ def _detect_narration(document: Document) -> Narration:
 def _resolve(spool: RecordSpool, narrator: str | None) -> None:
     """Third-person pronouns linked to PER names across the whole book (one pass over both, in
     reading order: :func:`~beyondfind.nlp.anaphora.iter_links`); first-person pronouns outside
-    quotes are the narrator's when the book has one."""
+    quotes are the narrator's when the book has one. A title that names one person ("the
+    Count" for Count Dracula: :func:`~beyondfind.index.book.titled_names`) is a name here too, so
+    the "he" after it is the Count's."""
+    titled = titled_names(parse_name(row[3]) for row in spool.person_names())
     name_ids = array("q")   # the i-th PER name's mention id: links name a position among the names
 
     def names() -> Iterator[anaphora.NameItem]:
-        for mention_id, start, sentence, text, subject, quote in spool.person_names():
+        for mention_id, start, sentence, text, subject, quote, is_name in spool.person_names(titles=bool(titled)):
+            name = parse_name(text) if is_name else title_name(text, titled)
+            if name is None:
+                continue
             name_ids.append(mention_id)
-            yield anaphora.NameItem(start, sentence, name_gender(parse_name(text)), subject, quote)
+            yield anaphora.NameItem(start, sentence, name_gender(name), subject, quote)
 
     pronoun_ids = array("q")
 

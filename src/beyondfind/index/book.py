@@ -45,14 +45,14 @@ class NameMention:
         return (self.name.honorific, self.name.key)
 
 
-def titled_names(names: Iterable[NameMention]) -> dict[str, Name]:
+def titled_names(person_names: Iterable[Name]) -> dict[str, Name]:
     """Title → the person's name the book writes with it, when one name holds
-    :data:`TITLE_SHARE` of the person mentions written with that title (``count`` → Count
-    Dracula, against one "Count de Ville")."""
+    :data:`TITLE_SHARE` of the person mentions (``person_names``, one per mention) written with
+    that title (``count`` → Count Dracula, against one "Count de Ville")."""
     by_title: dict[str, Counter] = defaultdict(Counter)
-    for nm in names:
-        if nm.label == "PER" and nm.name.honorific in TITLES:
-            by_title[nm.name.honorific][nm.name.words] += 1
+    for name in person_names:
+        if name.honorific in TITLES and name.words:
+            by_title[name.honorific][name.words] += 1
     out = {}
     for title, names_written in by_title.items():
         words, n = names_written.most_common(1)[0]
@@ -66,13 +66,18 @@ def is_title_reference(text: str) -> bool:
     return _THE_TITLE.fullmatch(text) is not None
 
 
+def title_name(text: str, titled: dict[str, Name]) -> Name | None:
+    """The name of the person "the Count" (``text``) stands for, or None."""
+    found = _THE_TITLE.fullmatch(text)
+    return titled.get(canonical_honorific(found.group(1).lower())) if found else None
+
+
 def title_mention(mention: Mention, titled: dict[str, Name]) -> NameMention | None:
     """A person written as "the" and a capitalised title ("the Count"), as a mention of the one
     person the book gives that title (:func:`titled_names`); None for anything else."""
     if mention.is_name or mention.label != "PER":
         return None
-    found = _THE_TITLE.fullmatch(mention.text)
-    name = found and titled.get(canonical_honorific(found.group(1).lower()))
+    name = title_name(mention.text, titled)
     return NameMention(mention, name) if name else None
 
 
@@ -92,13 +97,12 @@ class IndexedBook:
         self.pronouns_by_passage = [[] for _ in range(n)]
         self.mention_by_id = {}
         names = {m.id: NameMention(m, parse_name(m.text)) for m in self.annotations.mentions if m.is_name}
-        titled = titled_names(nm for nm in names.values() if nm.name.words)
+        titled = titled_names(nm.name for nm in names.values() if nm.label == "PER")
         for m in self.annotations.mentions:
             nm = names.get(m.id) or title_mention(m, titled)
             if nm is not None and nm.name.words:
                 self.names_by_passage[m.passage].append(nm)
-                if m.is_name:
-                    self.mention_by_id[m.id] = nm
+                self.mention_by_id[m.id] = nm   # title mentions too: pronouns are linked to them
         for p in self.annotations.pronouns:
             self.pronouns_by_passage[p.passage].append(p)
 

@@ -231,12 +231,15 @@ class RecordSpool:
         for row in self.conn.execute("SELECT * FROM candidates ORDER BY rowid"):
             yield Candidate(*row[:5], *map(bool, row[5:]))
 
-    def person_names(self) -> Iterator[tuple[int, int, int, str, bool, bool]]:
-        """``(id, start, sentence, text, is_subject, in_quote)`` of PER name mentions, in id order."""
-        for i, a, s, t, sub, q in self.conn.execute(
-                "SELECT id, start, sentence, text, is_subject, in_quote FROM mentions "
-                "WHERE is_name = 1 AND label = 'PER' ORDER BY id"):
-            yield i, a, s, t, bool(sub), bool(q)
+    def person_names(self, titles: bool = False) -> Iterator[tuple[int, int, int, str, bool, bool, bool]]:
+        """``(id, start, sentence, text, is_subject, in_quote, is_name)`` of PER name mentions, in
+        id order; with ``titles``, also the PER nominals written "the …" ("the Count"), which may
+        stand for a name."""
+        nominals = " OR (is_name = 0 AND text LIKE 'the %')" if titles else ""
+        for i, a, s, t, sub, q, n in self.conn.execute(
+                "SELECT id, start, sentence, text, is_subject, in_quote, is_name FROM mentions "
+                f"WHERE label = 'PER' AND (is_name = 1{nominals}) ORDER BY id"):
+            yield i, a, s, t, bool(sub), bool(q), bool(n)
 
     def third_person_pronouns(self) -> Iterator[tuple[int, int, int, str, str, bool]]:
         """``(id, start, sentence, gender, text, in_quote)`` of third-person pronouns, in id order."""
