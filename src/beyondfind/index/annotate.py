@@ -11,6 +11,7 @@ a long document holds its text but not its records.
 from __future__ import annotations
 
 from array import array
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from sys import intern   # labels, lemmas, pronouns and keys repeat: spaCy hands out a new string each time
 
@@ -190,7 +191,10 @@ def _resolve(spool: RecordSpool, narrator: str | None) -> None:
     quotes are the narrator's when the book has one. A title that names one person ("the
     Count" for Count Dracula: :func:`~beyondfind.index.book.titled_names`) is a name here too, so
     the "he" after it is the Count's."""
-    titled = titled_names(parse_name(row[3]) for row in spool.person_names())
+    written: Counter = Counter()
+    for text, n in spool.person_name_texts():   # each distinct text parsed once, not each mention
+        written[parse_name(text)] += n
+    titled = titled_names(written)
     name_ids = array("q")   # the i-th PER name's mention id: links name a position among the names
 
     def names() -> Iterator[anaphora.NameItem]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -45,14 +45,14 @@ class NameMention:
         return (self.name.honorific, self.name.key)
 
 
-def titled_names(person_names: Iterable[Name]) -> dict[str, Name]:
+def titled_names(person_names: Mapping[Name, int]) -> dict[str, Name]:
     """Title → the person's name the book writes with it, when one name holds
-    :data:`TITLE_SHARE` of the person mentions (``person_names``, one per mention) written with
+    :data:`TITLE_SHARE` of the person mentions (``person_names``: mentions per name) written with
     that title (``count`` → Count Dracula, against one "Count de Ville")."""
     by_title: dict[str, Counter] = defaultdict(Counter)
-    for name in person_names:
+    for name, n in person_names.items():
         if name.honorific in TITLES and name.words:
-            by_title[name.honorific][name.words] += 1
+            by_title[name.honorific][name.words] += n
     out = {}
     for title, names_written in by_title.items():
         words, n = names_written.most_common(1)[0]
@@ -97,7 +97,7 @@ class IndexedBook:
         self.pronouns_by_passage = [[] for _ in range(n)]
         self.mention_by_id = {}
         names = {m.id: NameMention(m, parse_name(m.text)) for m in self.annotations.mentions if m.is_name}
-        titled = titled_names(nm.name for nm in names.values() if nm.label == "PER")
+        titled = titled_names(Counter(nm.name for nm in names.values() if nm.label == "PER"))
         for m in self.annotations.mentions:
             nm = names.get(m.id) or title_mention(m, titled)
             if nm is not None and nm.name.words:

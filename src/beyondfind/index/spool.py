@@ -231,6 +231,11 @@ class RecordSpool:
         for row in self.conn.execute("SELECT * FROM candidates ORDER BY rowid"):
             yield Candidate(*row[:5], *map(bool, row[5:]))
 
+    def person_name_texts(self) -> Iterator[tuple[str, int]]:
+        """``(text, mentions)`` of each distinct text of PER name mentions."""
+        return self.conn.execute("SELECT text, COUNT(*) FROM mentions WHERE is_name = 1 AND label = 'PER' "
+                                 "GROUP BY text")
+
     def person_names(self, titles: bool = False) -> Iterator[tuple[int, int, int, str, bool, bool, bool]]:
         """``(id, start, sentence, text, is_subject, in_quote, is_name)`` of PER name mentions, in
         id order; with ``titles``, also the PER nominals written "the …" ("the Count"), which may
