@@ -241,3 +241,21 @@ def test_uner_scoring_leaves_titles_outside_person_names_as_uner_does():
     assert uner_span_start(["Dr.", "White"], "PER") == 1
     assert uner_span_start(["General", "Motors"], "ORG") == 0
     assert uner_span_start(["Mr."], "PER") == 0 and uner_span_start(["Don", "Smith"], "PER") == 0
+
+
+def test_batches_are_cut_by_characters_without_changing_the_annotations(nlp):
+    """The parse's memory grows with a batch's text (a 31k-character batch of 32 passages took
+    100 MB, see ``annotate.BATCH_CHARS``): batches hold at most that many characters, a longer
+    text goes alone, and the records are the same however the texts are grouped."""
+    from beyondfind.documents import load_document
+    from beyondfind.index.annotate import _batches, _extract_all, _groups
+
+    document = load_document(DATA / "books" / "768-wuthering-heights.txt")
+    units = next(units for _count, units in _batches(document, 60))
+    sizes = [len(text) for text, _ in units]
+    groups = list(_groups(units, 32, 1_200))
+    assert [u for g in groups for u in g] == units
+    assert all(len(g) <= 32 and (len(g) == 1 or sum(len(t) for t, _ in g) <= 1_200) for g in groups)
+    assert any(len(g) == 1 and len(g[0][0]) > 1_200 for g in groups) and len(groups) > len(units) // 32 + 1
+    assert sum(sizes) > 10_000
+    assert _extract_all(nlp, units, 32, max_chars=1_200) == _extract_all(nlp, units, 32, max_chars=10**9)

@@ -37,6 +37,12 @@ BATCH_SIZE = 32
 """Texts per ``nlp.pipe`` batch. A batch's parse is the worker's transient peak: 64 texts took
 about 90 MB above the worker's resting size and 32 about 45 MB, at the same speed on
 Huckleberry Finn (7.7-8.0 s either way, two processes)."""
+BATCH_CHARS = 10_000
+"""Characters per ``nlp.pipe`` batch (a longer text goes alone): the parse's memory grows with the
+batch's text, not its count. 32 passages average ~7k characters, but 1 in 60 batches held over
+20k; the largest of a 50 MB text (31k) rose 100 MB above the worker's resting size, 15k-character
+groups of it 50 MB, 8k 32 MB. Same speed (Huckleberry Finn's first 2,500 passages, one process:
+13.2-13.7 s with or without the cap)."""
 NAME_LABELS = frozenset({"PER", "LOC", "GPE", "FAC", "ORG", "VEH"})
 ANNOTATOR_VERSION = 14  # bump when annotation changes meaning: older documents are re-annotated
 
@@ -217,12 +223,29 @@ def _resolve(spool: RecordSpool, narrator: str | None) -> None:
     spool.link_pronouns(links, narrator=bool(narrator))
 
 
-def _extract_all(nlp, units, batch_size: int) -> Batch:
-    """Run the pipeline over ``units`` and extract their records (ids counted from 0)."""
+def _extract_all(nlp, units, batch_size: int, max_chars: int = BATCH_CHARS) -> Batch:
+    """Run the pipeline over ``units`` ((text, context) pairs) and extract their records (ids
+    counted from 0), in batches of at most ``batch_size`` texts and ``max_chars`` characters."""
     raw = Batch.empty()
-    for doc, (passage, base) in nlp.pipe(units, as_tuples=True, batch_size=batch_size):
-        _extract(doc, passage, base, raw)
+    for group in _groups(units, batch_size, max_chars):
+        for doc, (passage, base) in nlp.pipe(group, as_tuples=True, batch_size=len(group)):
+            _extract(doc, passage, base, raw)
     return raw
+
+
+def _groups(units: list, size: int, max_chars: int) -> Iterator[list]:
+    """``units`` in order, cut into lists of at most ``size`` texts and ``max_chars`` characters
+    (a text longer than that forms a list of its own)."""
+    group: list = []
+    chars = 0
+    for unit in units:
+        if group and (len(group) == size or chars + len(unit[0]) > max_chars):
+            yield group
+            group, chars = [], 0
+        group.append(unit)
+        chars += len(unit[0])
+    if group:
+        yield group
 
 
 # Worker processes (forked) run the pipeline *and* the extraction, so only compact records travel
