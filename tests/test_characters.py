@@ -74,7 +74,8 @@ def _mention(i, text, is_name=True):
 
 
 def test_a_title_names_the_one_person_the_book_gives_it():
-    from beyondfind.index.book import NameMention, title_mention, titled_names
+    from beyondfind.index.book import NameMention, title_mention
+    from beyondfind.index.titles import titled_names
 
     names = [NameMention(m, parse_name(m.text)) for m in
              [_mention(i, "Count Dracula") for i in range(11)] + [_mention(11, "Count de Ville"),

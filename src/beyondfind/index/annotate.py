@@ -24,9 +24,9 @@ from ..nlp.name_evidence import NameEvidence, known_place, never_a_name
 from ..nlp.names import (FIRST_PERSON_PRONOUNS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, _first_names,
                          name_gender, parse_name, pronoun_gender)
 from ..nlp.text import chunks, clean_for_nlp
-from .book import title_name, titled_names
 from .records import Annotations, Description, Mention, Pronoun, Sentence, Verb
 from .spool import Batch, Candidate, RecordSpool, SpooledAnnotations
+from .titles import referenced_name, titled_names
 
 MAX_CHUNK_CHARS = 10_000
 BATCHES_PER_WORKER = 10
@@ -195,7 +195,7 @@ def _resolve(spool: RecordSpool, narrator: str | None) -> None:
     """Third-person pronouns linked to PER names across the whole book (one pass over both, in
     reading order: :func:`~beyondfind.nlp.anaphora.iter_links`); first-person pronouns outside
     quotes are the narrator's when the book has one. A title that names one person ("the
-    Count" for Count Dracula: :func:`~beyondfind.index.book.titled_names`) is a name here too, so
+    Count" for Count Dracula: :func:`~beyondfind.index.titles.titled_names`) is a name here too, so
     the "he" after it is the Count's."""
     written: Counter = Counter()
     for text, n in spool.person_name_texts():   # each distinct text parsed once, not each mention
@@ -205,7 +205,7 @@ def _resolve(spool: RecordSpool, narrator: str | None) -> None:
 
     def names() -> Iterator[anaphora.NameItem]:
         for mention_id, start, sentence, text, subject, quote, is_name in spool.person_names(titles=bool(titled)):
-            name = parse_name(text) if is_name else title_name(text, titled)
+            name = referenced_name(text, is_name, titled)
             if name is None:
                 continue
             name_ids.append(mention_id)

@@ -3,31 +3,20 @@ and the book-wide name statistics that global coreference needs (c(name) counts)
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections import Counter, defaultdict
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
 
 from ..documents import Document
-from ..nlp.names import Name, canonical_honorific, parse_name
+from ..nlp.names import Name, parse_name
 from .characters import CharacterIndex, FormKey, FormStats, cluster_names
 from .records import Annotations, Mention, Pronoun
+from .titles import title_name, titled_names
 
 NICKNAME_WINDOW = 1500   # characters: a nickname's mentions this near its character's are evidence they are one
-# Titles that name one person when the book gives them to one: "the Count" is Count Dracula, "the
-# Doctor" Doctor Manette, "the Queen" the Queen of Hearts. Not Mr./Mrs./Miss, kinship or address words.
-TITLES = frozenset({"count", "countess", "baron", "baroness", "duke", "duchess", "prince", "princess", "king",
-                    "queen", "emperor", "earl", "colonel", "captain", "major", "general", "lieutenant",
-                    "sergeant", "reverend", "dr", "judge", "professor", "squire", "parson", "deacon", "widow"})
-TITLE_SHARE = 0.8        # the form holds this share of the name mentions written with the title ...
-TITLE_MIN_MENTIONS = 3   # ... and at least this many
-_THE_TITLE = re.compile(r"[Tt]he ([A-Z][a-z]+)\.?")
-
-
 @dataclass(frozen=True)
 class NameMention:
     """A name mention with its parsed :class:`Name` (the unit LRM scores)."""
@@ -43,33 +32,6 @@ class NameMention:
     def form(self) -> tuple[str | None, str]:
         """(honorific, name key): the unit that :mod:`beyondfind.index.characters` clusters."""
         return (self.name.honorific, self.name.key)
-
-
-def titled_names(person_names: Mapping[Name, int]) -> dict[str, Name]:
-    """Title → the person's name the book writes with it, when one name holds
-    :data:`TITLE_SHARE` of the person mentions (``person_names``: mentions per name) written with
-    that title (``count`` → Count Dracula, against one "Count de Ville")."""
-    by_title: dict[str, Counter] = defaultdict(Counter)
-    for name, n in person_names.items():
-        if name.honorific in TITLES and name.words:
-            by_title[name.honorific][name.words] += n
-    out = {}
-    for title, names_written in by_title.items():
-        words, n = names_written.most_common(1)[0]
-        if n >= TITLE_MIN_MENTIONS and n >= TITLE_SHARE * sum(names_written.values()):
-            out[title] = Name(title, words)
-    return out
-
-
-def is_title_reference(text: str) -> bool:
-    """"the Count", "The Doctor": a title standing for a person's name."""
-    return _THE_TITLE.fullmatch(text) is not None
-
-
-def title_name(text: str, titled: dict[str, Name]) -> Name | None:
-    """The name of the person "the Count" (``text``) stands for, or None."""
-    found = _THE_TITLE.fullmatch(text)
-    return titled.get(canonical_honorific(found.group(1).lower())) if found else None
 
 
 def title_mention(mention: Mention, titled: dict[str, Name]) -> NameMention | None:

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from ..nlp.name_evidence import never_a_name
 from ..nlp.names import fold_accents, parse_name
-from .book import IndexedBook, is_title_reference
+from .book import IndexedBook
+from .titles import is_title_reference
 
 LISTED_LABELS = frozenset({"PER", "LOC", "GPE", "FAC", "ORG", "VEH"})
 

@@ -30,6 +30,7 @@ from pathlib import Path
 from .records import (DESCRIPTION_COLUMNS, MENTION_COLUMNS, PRONOUN_COLUMNS, SENTENCE_COLUMNS, VERB_COLUMNS,
                       Annotations, Description, Mention, Pronoun, Sentence, Verb, mention_from_row, mention_row,
                       pronoun_from_row, pronoun_row, verb_from_row)
+from .titles import THE_TITLE_LIKE
 
 _MENTIONS = """CREATE TABLE {name} (id INTEGER PRIMARY KEY, passage INTEGER, sentence INTEGER, start INTEGER,
     "end" INTEGER, text TEXT, label TEXT, is_name INTEGER, key TEXT, honorific TEXT, is_subject INTEGER,
@@ -240,10 +241,10 @@ class RecordSpool:
         """``(id, start, sentence, text, is_subject, in_quote, is_name)`` of PER name mentions, in
         id order; with ``titles``, also the PER nominals written "the …" ("the Count"), which may
         stand for a name."""
-        nominals = " OR (is_name = 0 AND text LIKE 'the %')" if titles else ""
+        nominals = " OR (is_name = 0 AND text LIKE ?)" if titles else ""
         for i, a, s, t, sub, q, n in self.conn.execute(
                 "SELECT id, start, sentence, text, is_subject, in_quote, is_name FROM mentions "
-                f"WHERE label = 'PER' AND (is_name = 1{nominals}) ORDER BY id"):
+                f"WHERE label = 'PER' AND (is_name = 1{nominals}) ORDER BY id", (THE_TITLE_LIKE,) if titles else ()):
             yield i, a, s, t, bool(sub), bool(q), bool(n)
 
     def third_person_pronouns(self) -> Iterator[tuple[int, int, int, str, str, bool]]:
