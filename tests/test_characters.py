@@ -205,6 +205,24 @@ def test_interjections_and_gazetteer_places_are_not_people():
     assert not known_place("pequod")   # not in WordNet
 
 
+def test_plurals_naming_a_group_are_not_people_but_families_are():
+    """Moby Dick's NER tags "Americans", "Nantucketers", "Quakers" as persons (6, 4, 3 mentions):
+    the book writes their singulars, so they name groups; Huckleberry Finn's "the Shepherdsons"
+    are a family of the book's people (Harney Shepherdson) and stay; a name merely ending in "s"
+    has no singular in the text."""
+    from beyondfind.nlp.name_evidence import NameEvidence, never_a_name
+
+    moby = NameEvidence(load_document(DATA / "books" / "2701-moby-dick.txt").text)
+    assert all(moby.group_plural(w, set()) for w in ("americans", "nantucketers", "quakers", "turks"))
+    assert not moby.group_plural("queequeg", set()) and not moby.group_plural("jones", set())   # Davy Jones
+    assert not moby.group_plural("stubbs", {"stubb"})   # "Mr. Stubb" makes "stubb" a surname of the book
+    huck = NameEvidence(load_document(DATA / "books" / "76-huckleberry-finn.txt").text)
+    assert huck.group_plural("shepherdsons", set())   # the singular is written ...
+    assert not huck.group_plural("shepherdsons", {"shepherdson"})   # ... as a surname of the book's people
+    assert not huck.group_plural("toms", set())   # a first name's plural is a family's or a name's
+    assert never_a_name("christmas") and never_a_name("merry christmas")   # Little Women's, tagged PER 35 and 5 times
+
+
 def test_the_shipped_gazetteer_is_what_the_build_command_writes(tmp_path):
     from beyondfind.nlp.training.gazetteer import SHIPPED, build_gazetteer
 

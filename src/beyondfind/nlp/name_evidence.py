@@ -10,6 +10,10 @@
 * A "person" the WordNet gazetteer knows as a place and never as a person (``Nantucket``,
   ``Cincinnati``, ``the Andes``; :mod:`beyondfind.nlp.training.gazetteer`) is a place, unless it
   is a first name or the book also writes it as a person's surname (``Mr. X``, ``John X``).
+* A capitalised plural of a word the book writes itself ("Americans", "Quakers", "Kings",
+  "Nantucketers") names a group, not a person, unless the singular is a name of the book's people
+  ("the Garths" are Mr. and Mrs. Garth) or a first name; names that merely end in "s" ("Davis",
+  "Jones") have no such singular and stay.
 * A capitalised word the book never writes mid-sentence and mostly follows by "!" is an
   interjection ("Halloa!", "Hurrah!", "Aha!"), not a name.
 * A "person" of several words that ends in a place word (``Russell Square``, ``Lucas Lodge``,
@@ -36,10 +40,11 @@ NATIONALITIES = frozenset("""english french german italian spanish dutch russian
     welsh british indian chinese greek roman latin turkish swiss swedish danish polish austrian prussian
     portuguese egyptian arab arabian persian jewish christian catholic protestant englishman englishmen
     frenchman frenchmen englishwoman frenchwoman european asian african yankee""".split())
+HOLIDAYS = frozenset("christmas easter michaelmas whitsuntide candlemas lent sabbath midsummer".split())
 ADDRESS_WORDS = frozenset("""papa mamma mama mammy pa ma grandpapa grandmamma grandma grandpa granny nurse missis
     missus ma'am sir madam mister master miss mrs mr baby heaven god lord providence fate nature fortune
     chapter volume book part letter journal diary alas hallo hullo amen""".split())
-NEVER_NAMES = MONTHS | WEEKDAYS | NATIONALITIES | ADDRESS_WORDS
+NEVER_NAMES = MONTHS | WEEKDAYS | HOLIDAYS | NATIONALITIES | ADDRESS_WORDS
 LOCATIVE_SHARE = 0.3
 MIN_LOCATIVE = 3
 # last words that make a name a place, building or institution ("Donwell Abbey", "Tellson's Bank")
@@ -75,9 +80,10 @@ def known_place(key: str) -> bool:
 
 
 def never_a_name(key: str) -> bool:
-    """Words that are never a person, place or organisation name for ranking."""
+    """Words that are never a person, place or organisation name for ranking (a holiday anywhere
+    in it: "Merry Christmas", "Christmas Eve")."""
     words = key.split()
-    if not words or any(w.isdigit() for w in words):
+    if not words or any(w.isdigit() or w in HOLIDAYS for w in words):
         return True
     if len(words) == 1:
         w = words[0]
@@ -134,6 +140,18 @@ class NameEvidence:
         """Written in lower case at least as often as capitalised mid-sentence."""
         low = self.lower.get(word, 0)
         return low >= 3 and low >= self.capital_mid.get(word, 0)
+
+    def group_plural(self, word: str, family_words: set[str]) -> bool:
+        """A plural ("americans") whose singular is a nationality or a word the book writes at
+        least twice, capitalised or not, and is neither a first name nor a word its people's names
+        end in (``family_words``: "the Shepherdsons" after "Harney Shepherdson")."""
+        if len(word) < 4 or not word.endswith("s") or word.endswith("ss"):
+            return False
+        singular = word[:-1]
+        male, female = _first_names()
+        if singular in family_words or singular in male or singular in female:
+            return False
+        return singular in NATIONALITIES or self.capital.get(singular, 0) + self.lower.get(singular, 0) >= 2
 
     def place_like(self, word: str) -> bool:
         loc = self.locative.get(word, 0)
