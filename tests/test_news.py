@@ -187,6 +187,20 @@ def test_model_numbers_and_codes_belong_to_the_name_counts_do_not(nlp):
     assert not {"100 Ford", "2009 Ford Taurus", "2008"} & set(found), found
 
 
+def test_a_headline_and_dateline_do_not_make_names_of_the_first_words(nlp):
+    """The Boeing thread's "… US$7.2 bn⏎⏎January 29, 2005 Officials from the People's Republic of
+    China": the parser runs headline, date and first sentence into one, so "Officials" was a name
+    mid-sentence and "People" and "Republic" two more; institutions go on over "of"."""
+    from beyondfind.news.entities import name_runs
+
+    doc = nlp("Chinese airlines agree purchase of Boeing 787 Dreamliners worth US$7.2 bn\n\n"
+              "January 29, 2005 Officials from the People's Republic of China have agreed to buy 60 planes. "
+              "Bank of America lent the money, the Secretary of Defense said.")
+    found = [m.text for m in name_runs(doc)]
+    assert "People's Republic of China" in found and "Bank of America" in found, found
+    assert not {"Officials", "People", "Republic", "Secretary of Defense"} & set(found), found
+
+
 def test_add_and_show_agree_when_articles_arrive_in_date_order(tmp_path, nlp):
     """``news add`` prints each article's ranking against the history before it; ``news show`` later
     recomputes it from the store: the same entities, scores, order and aliases (the Python API's Thread)."""

@@ -11,7 +11,9 @@ takes in a model number just before it (``the 787 Dreamliner``, ``its 777-200LR`
 titles, which are not part of a name (``Apple CEO Steve Jobs`` → ``Apple`` + ``Steve Jobs``).
 A capitalised word opening a sentence counts as proper when the tagger says so, when it begins a
 longer name, or when the article uses the same word as a proper token mid-sentence ("… leads Ford
-Motor Company. Ford cut jobs": the tagger's guess at a sentence start is often wrong).
+Motor Company. Ford cut jobs": the tagger's guess at a sentence start is often wrong). A line
+break and a dateline ("January 29, 2005") start a sentence too, whatever the parser says; a name
+goes on over "of" after an institution or place word (``Bank of America``, :data:`OF_HEADS`).
 """
 
 from __future__ import annotations
@@ -32,6 +34,14 @@ NOT_ENTITIES = MONTHS | WEEKDAYS | NATIONALITIES | frozenset(
     # units and generic technology words written in capitals
     + "gb mb kb tb ghz mhz db lcd tv cd dvd usb hd mp3 pc".split())
 CURRENCY = frozenset("$€£¥#")
+OF_HEADS = frozenset({
+    "bank", "republic", "university", "department", "ministry", "house", "court", "bay", "states", "kingdom",
+    "college", "institute", "board", "bureau", "council", "commission", "federation", "union", "association",
+    "museum", "academy", "chamber", "church", "gulf", "isle", "isles", "straits", "port", "province",
+})
+"""Institution and place words a name goes on after with "of" (``Bank of America``, ``People's Republic
+of China``, ``University of Michigan``); not titles (``Secretary of Defense``, ``CEO of GM``)."""
+_GROUP_POSSESSORS = frozenset({"people", "children", "women", "men"})   # "People's Republic" is one name
 FUNCTION_POS = frozenset({"DET", "PRON", "ADP", "CCONJ", "SCONJ", "AUX", "PART", "ADV", "NUM", "PUNCT"})
 _CAMEL = re.compile(r"^[a-z]{1,2}[A-Z]")          # iPod, iTunes, eBay
 _INNER_CAP = re.compile(r"^[A-Z][a-z]+[A-Z]")     # MacBook, PowerPC
@@ -105,7 +115,8 @@ def _is_role(tok) -> bool:
 
 def name_runs(doc) -> list[NewsName]:
     """Maximal proper-name runs of a parsed article (see the module docstring)."""
-    sentence_starts = {s.start for s in doc.sents}
+    sentence_starts = {s.start for s in doc.sents} | _paragraph_starts(doc)
+    sentence_starts |= {k for k in (_after_dateline(doc, start) for start in sentence_starts) if k is not None}
     # a lone capitalised word opening a sentence that the article also writes in lower case is a
     # common word ("Officials said…", "People …")
     lower_words = {t.text for t in doc if t.text.islower()}
@@ -131,6 +142,12 @@ def name_runs(doc) -> list[NewsName]:
             elif t.text in ("-", "&") and not doc[j - 1].whitespace_ and not t.whitespace_ and j + 1 < n \
                     and (_proper(doc[j + 1], False) or _number_like(doc[j + 1])):
                 j += 2   # Wal-Mart, 777-200LR, AT&T
+            elif t.text == "of" and j + 1 < n and doc[j - 1].text.lower() in OF_HEADS and _proper(doc[j + 1], False) \
+                    and not _is_role(doc[j + 1]):
+                j += 2   # Bank of America, Republic of China
+            elif t.text in ("'s", "’s") and j == i + 1 and tok.text.lower() in _GROUP_POSSESSORS and j + 1 < n \
+                    and _proper(doc[j + 1], False):
+                j += 2   # People's Republic, Children's Hospital
             else:
                 break
         span = doc[_model_number_before(doc, i):j]
@@ -149,6 +166,21 @@ def name_runs(doc) -> list[NewsName]:
         i = j
     surnames = {m.text.split()[-1] for m in out if len(m.text.split()) > 1}   # "Jobs" of "Steve Jobs" stays
     return [m for k, m in enumerate(out) if is_news_entity(m.text) and (k not in doubtful or m.text in surnames)]
+
+
+def _paragraph_starts(doc) -> set[int]:
+    """Tokens after a line break: the parser runs a headline into the article's first sentence."""
+    return {t.i + 1 for t in doc[:-1] if t.is_space and "\n" in t.text}
+
+
+def _after_dateline(doc, i: int) -> int | None:
+    """The token after a dateline opening a sentence ("January 29, 2005 Officials from …": Wikinews
+    puts the date before the first sentence, and the parser reads both as one), or None."""
+    words = [t.text for t in doc[i:i + 5]]
+    if len(words) == 5 and words[0].lower() in MONTHS and words[1].isdigit() and words[2] == "," \
+            and len(words[3]) == 4 and words[3].isdigit():
+        return i + 4
+    return None
 
 
 def _person_after_prefix(span):
