@@ -201,6 +201,17 @@ def test_a_headline_and_dateline_do_not_make_names_of_the_first_words(nlp):
     assert not {"Officials", "People", "Republic", "Secretary of Defense"} & set(found), found
 
 
+def test_dotted_initials_are_the_acronym_and_times_are_not_entities(nlp):
+    """The gm and stock threads listed "U.S.", "US" and "United States" as three entities of one
+    article, and "UTC Monday", "June 1st", "Billion" as entities."""
+    text = ("The United States Treasury lent the money on June 1st at 14:00 UTC Monday. U.S. officials said "
+            "the US economy needs US$1 Billion more. The United States will decide.")
+    ann = annotate_article(Article("us", None, "t", text), nlp)
+    counts = {s.surface: s.count for s in ann.entities}
+    assert counts.get("United States") == 3 and not {"U.S.", "US"} & set(counts), counts   # not the Treasury's
+    assert not {"UTC Monday", "UTC", "June 1st", "Billion"} & set(counts), counts
+
+
 def test_add_and_show_agree_when_articles_arrive_in_date_order(tmp_path, nlp):
     """``news add`` prints each article's ranking against the history before it; ``news show`` later
     recomputes it from the store: the same entities, scores, order and aliases (the Python API's Thread)."""

@@ -31,6 +31,8 @@ ROLE_WORDS = TITLES | frozenset({"spokesman", "spokeswoman", "spokesperson", "an
 """Words that precede a name without being part of it (kept when the run has nothing else)."""
 NOT_ENTITIES = MONTHS | WEEKDAYS | NATIONALITIES | frozenset(
     "christmas easter thanksgiving year years chapter internet today yesterday tomorrow ad bc am pm".split()
+    # time zones and amounts written with a capital ("UTC Monday", "US$1 Billion")
+    + "utc gmt est edt pst pdt cet million millions billion billions trillion".split()
     # units and generic technology words written in capitals
     + "gb mb kb tb ghz mhz db lcd tv cd dvd usb hd mp3 pc".split())
 CURRENCY = frozenset("$€£¥#")
@@ -43,6 +45,7 @@ OF_HEADS = frozenset({
 of China``, ``University of Michigan``); not titles (``Secretary of Defense``, ``CEO of GM``)."""
 _GROUP_POSSESSORS = frozenset({"people", "children", "women", "men"})   # "People's Republic" is one name
 FUNCTION_POS = frozenset({"DET", "PRON", "ADP", "CCONJ", "SCONJ", "AUX", "PART", "ADV", "NUM", "PUNCT"})
+_ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th)$")    # "June 1st", "September 11th" are dates
 _CAMEL = re.compile(r"^[a-z]{1,2}[A-Z]")          # iPod, iTunes, eBay
 _INNER_CAP = re.compile(r"^[A-Z][a-z]+[A-Z]")     # MacBook, PowerPC
 _CODE = re.compile(r"^[A-Z]+\d[\w-]*$")            # A380, B52, G5
@@ -211,7 +214,7 @@ def is_news_entity(surface: str) -> bool:
         return False
     if all(w in ROLE_WORDS or w == "officer" for w in words):   # "CEO", "Chief Executive Officer"
         return False
-    return not all(w in NOT_ENTITIES or w.isdigit() for w in words)
+    return not all(w in NOT_ENTITIES or w.isdigit() or _ORDINAL.match(w) for w in words)
 
 
 def merge_forms(forms: dict[str, tuple[str, bool, bool]]) -> dict[str, str]:

@@ -1,7 +1,8 @@
 """Entity identity within a thread: normalised names and alias rules.
 
 * normalisation: case, possessives, leading articles and titles ("the", "Mr.", "CEO"), corporate
-  suffixes ("Inc.", "Corp.", "Computer") — "Apple Computer's" → "apple";
+  suffixes ("Inc.", "Corp.", "Computer") — "Apple Computer's" → "apple"; dotted initials —
+  "U.S." → "us", as "US";
 * acronyms: "GM" ~ "General Motors" when both occur in the thread (initials of the capitalised words);
 * person surname back-off: "Jobs" ~ "Steve Jobs";
 * spelling variants: "DaimlerChrysler" ~ "Daimler-Chrysler" ~ "Daimler Chrysler", "iPhone4" ~
@@ -31,8 +32,11 @@ def words(name: str) -> list[str]:
     return out
 
 
+_DOTTED = re.compile(r"^(?:[a-z]\.)+[a-z]\.?$")   # u.s., u.k, u.n.
+
+
 def normalize(name: str) -> str:
-    ws = [w.lower().strip(".") for w in words(name)]
+    ws = [w.replace(".", "") if _DOTTED.match(w) else w.strip(".") for w in (w.lower() for w in words(name))]
     while len(ws) > 1 and ws[0] in TITLES:
         ws = ws[1:]
     while len(ws) > 1 and ws[-1] in CORPORATE:
@@ -41,7 +45,7 @@ def normalize(name: str) -> str:
 
 
 _JOINERS = re.compile(r"[\s.'-]+")
-MIN_COMPACT = 4   # "U.S." ~ "US" is left to normalisation; shorter compact keys are not compared
+MIN_COMPACT = 4   # "U.S." ~ "US" is left to normalisation ("us"); shorter compact keys are not compared
 
 
 def compact(key: str) -> str | None:
