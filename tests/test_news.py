@@ -210,6 +210,8 @@ def test_dotted_initials_are_the_acronym_and_times_are_not_entities(nlp):
     counts = {s.surface: s.count for s in ann.entities}
     assert counts.get("United States") == 3 and not {"U.S.", "US"} & set(counts), counts   # not the Treasury's
     assert not {"UTC Monday", "UTC", "June 1st", "Billion"} & set(counts), counts
+    ann = annotate_article(Article("ipod", None, "t", "Today Apple sold the 80 GB iPod in Asia Monday."), nlp)
+    assert {"Apple", "iPod", "Asia"} <= {s.surface for s in ann.entities}, ann.entities   # not "Today Apple"
 
 
 def test_add_and_show_agree_when_articles_arrive_in_date_order(tmp_path, nlp):

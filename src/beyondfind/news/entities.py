@@ -35,6 +35,8 @@ NOT_ENTITIES = MONTHS | WEEKDAYS | NATIONALITIES | frozenset(
     + "utc gmt est edt pst pdt cet million millions billion billions trillion".split()
     # units and generic technology words written in capitals
     + "gb mb kb tb ghz mhz db lcd tv cd dvd usb hd mp3 pc".split())
+TRIMMED_WORDS = WEEKDAYS | frozenset(
+    "today yesterday tomorrow utc gmt est edt pst pdt cet gb mb kb tb ghz mhz".split())
 CURRENCY = frozenset("$€£¥#")
 OF_HEADS = frozenset({
     "bank", "republic", "university", "department", "ministry", "house", "court", "bay", "states", "kingdom",
@@ -153,8 +155,8 @@ def name_runs(doc) -> list[NewsName]:
                 j += 2   # People's Republic, Children's Hospital
             else:
                 break
-        span = doc[_model_number_before(doc, i):j]
-        if all(t.pos_ == "ADJ" for t in span):   # "Canadian", "North American": adjectives, not entities
+        span = _trimmed(doc[_model_number_before(doc, i):j])
+        if not len(span) or all(t.pos_ == "ADJ" for t in span):   # "Canadian", "North American": adjectives
             i = j
             continue
         person = _person_after_prefix(span)
@@ -169,6 +171,17 @@ def name_runs(doc) -> list[NewsName]:
         i = j
     surnames = {m.text.split()[-1] for m in out if len(m.text.split()) > 1}   # "Jobs" of "Steve Jobs" stays
     return [m for k, m in enumerate(out) if is_news_entity(m.text) and (k not in doubtful or m.text in surnames)]
+
+
+def _trimmed(span):
+    """``span`` without the days, time zones and units at its ends ("Today Apple", "Asia Monday",
+    "GB iPod"): a run of capitals picks them up, but they are never part of a name."""
+    a, b = span.start, span.end
+    while a < b and span.doc[a].text.lower() in TRIMMED_WORDS:
+        a += 1
+    while b > a and span.doc[b - 1].text.lower() in TRIMMED_WORDS:
+        b -= 1
+    return span.doc[a:b]
 
 
 def _paragraph_starts(doc) -> set[int]:
