@@ -185,6 +185,8 @@ def test_model_numbers_and_codes_belong_to_the_name_counts_do_not(nlp):
     for name in ("777-200LR", "787 Dreamliner", "Ford Five Hundred", "Ford Taurus"):
         assert name in found, (name, found)
     assert not {"100 Ford", "2009 Ford Taurus", "2008"} & set(found), found
+    found = [m.text for m in name_runs(nlp("Apple launched the 3G iPhone and the 80GB iPod."))]
+    assert "3G iPhone" in found and "iPod" in found and "G iPhone" not in found, found   # "3G" is split as "3 G"
 
 
 def test_a_headline_and_dateline_do_not_make_names_of_the_first_words(nlp):

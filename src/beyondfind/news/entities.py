@@ -101,8 +101,12 @@ def _number_like(tok) -> bool:
 def _model_number_before(doc, i: int) -> int:
     """Where a name starting at token ``i`` really starts when a model number comes first: "the 787
     Dreamliner", "its 777-200LR" (3–4 digits, not a year, after a determiner, possessive or
-    adjective; a count such as "100 Boeing workers" has none of those before it)."""
+    adjective; a count such as "100 Boeing workers" has none of those before it), "the 3G iPhone"
+    (digits glued to a one- or two-letter code)."""
     k = i - 1
+    if k >= 0 and doc[k].text.isdigit() and not doc[k].whitespace_ and doc[i].text.isupper() \
+            and len(doc[i].text) <= 2 and doc[i].text.lower() not in TRIMMED_WORDS:
+        return k   # "3G iPhone": the tokenizer splits "3G" like "3 g"
     if k >= 1 and doc[k].text == "-" and not doc[k].whitespace_ and not doc[k - 1].whitespace_:
         k -= 1   # 777-200LR
     elif k < 0 or not doc[k].whitespace_:
