@@ -17,6 +17,8 @@ from .records import Annotations, Mention, Pronoun
 from .titles import title_name, titled_names
 
 NICKNAME_WINDOW = 1500   # characters: a nickname's mentions this near its character's are evidence they are one
+
+
 @dataclass(frozen=True)
 class NameMention:
     """A name mention with its parsed :class:`Name` (the unit LRM scores)."""

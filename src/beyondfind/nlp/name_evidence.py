@@ -10,7 +10,7 @@
 * A "person" the WordNet gazetteer knows as a place and never as a person (``Nantucket``,
   ``Cincinnati``, ``the Andes``; :mod:`beyondfind.nlp.training.gazetteer`) is a place, unless it
   is a first name or the book also writes it as a person's surname (``Mr. X``, ``John X``).
-* A capitalised plural of a word the book writes itself ("Americans", "Quakers", "Kings",
+* A capitalised plural of a word the book writes itself ("Americans", "Quakers", "Turks",
   "Nantucketers") names a group, not a person, unless the singular is a name of the book's people
   ("the Garths" are Mr. and Mrs. Garth) or a first name; names that merely end in "s" ("Davis",
   "Jones") have no such singular and stay.
