@@ -223,6 +223,18 @@ def test_plurals_naming_a_group_are_not_people_but_families_are():
     assert never_a_name("christmas") and never_a_name("merry christmas")   # Little Women's, tagged PER 35 and 5 times
 
 
+def test_a_name_the_book_boards_is_a_ship():
+    """Moby Dick's NER tags the Pequod a person (165 mentions, the fourth "character" of the list):
+    "aboard the Pequod", "the Pequod's deck" make it a ship, and so the Jeroboam; the crew are not."""
+    from beyondfind.nlp.name_evidence import NameEvidence
+
+    moby = NameEvidence(load_document(DATA / "books" / "2701-moby-dick.txt").text)
+    assert moby.ship_named("pequod") and moby.ship_named("jeroboam")
+    assert not any(moby.ship_named(w) for w in ("ahab", "starbuck", "queequeg", "stubb", "captain"))
+    twist = NameEvidence(load_document(DATA / "books" / "730-oliver-twist.txt").text)
+    assert not twist.ship_named("dodger") and not twist.ship_named("jew")   # persons written "the X"
+
+
 def test_the_shipped_gazetteer_is_what_the_build_command_writes(tmp_path):
     from beyondfind.nlp.training.gazetteer import SHIPPED, build_gazetteer
 

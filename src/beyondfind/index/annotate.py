@@ -44,7 +44,7 @@ batch's text, not its count. 32 passages average ~7k characters, but 1 in 60 bat
 groups of it 50 MB, 8k 32 MB. Same speed (Huckleberry Finn's first 2,500 passages, one process:
 13.2-13.7 s with or without the cap)."""
 NAME_LABELS = frozenset({"PER", "LOC", "GPE", "FAC", "ORG", "VEH"})
-ANNOTATOR_VERSION = 15  # bump when annotation changes meaning: older documents are re-annotated
+ANNOTATOR_VERSION = 16  # bump when annotation changes meaning: older documents are re-annotated
 
 
 def _extract(doc, passage: int, base: int, raw: Batch) -> None:
@@ -148,18 +148,21 @@ def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
     interjections stop being names, and so do "persons" that are plurals naming a group
     ("Americans"); one-word "persons" the book treats as places, and "persons" the gazetteer knows
     as places unless the book writes them as part of a person's name, become LOC; "persons" named
-    like a place ("Russell Square") FAC."""
+    like a place ("Russell Square") FAC; one-word "persons" the book boards ("aboard the Pequod")
+    VEH."""
     evidence = NameEvidence(document.text)
     per = spool.key_counts(per=True)
     forms = spool.name_forms()
     person_words = _person_words(forms)
     family_words = person_words | {key.rsplit(" ", 1)[-1] for key, _h, label in forms if label == "PER" and " " in key}
-    unnamed, places, buildings = [], [], []
+    unnamed, places, buildings, ships = [], [], [], []
     for key, honorific, label in forms:
         single = " " not in key and not honorific
         if never_a_name(key) or (single and (evidence.common_word(key) or evidence.interjection(key))) \
                 or (single and label == "PER" and evidence.group_plural(key, family_words)):
             unnamed.append((key, honorific, label))
+        elif single and label == "PER" and evidence.ship_named(key):
+            ships.append((key, honorific, label))
         elif single and label == "PER" and per[key] and evidence.place_like(key):
             places.append((key, honorific, label))
         elif label == "PER" and not honorific and key not in person_words and known_place(key):
@@ -169,6 +172,7 @@ def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
     spool.unname(unnamed)
     spool.relabel(places, "LOC")
     spool.relabel(buildings, "FAC")
+    spool.relabel(ships, "VEH")
 
 
 def _person_words(forms: list[tuple[str, bool, str]]) -> set[str]:

@@ -14,6 +14,8 @@
   "Nantucketers") names a group, not a person, unless the singular is a name of the book's people
   ("the Garths" are Mr. and Mrs. Garth) or a first name; names that merely end in "s" ("Davis",
   "Jones") have no such singular and stay.
+* A one-word "person" the book boards or gives a deck, hull or crew, after "the" ("aboard the
+  Pequod", "the Pequod's deck") is a ship (VEH).
 * A capitalised word the book never writes mid-sentence and mostly follows by "!" is an
   interjection ("Halloa!", "Hurrah!", "Aha!"), not a name.
 * A "person" of several words that ends in a place word (``Russell Square``, ``Lucas Lodge``,
@@ -62,6 +64,10 @@ _LOCATIVE = re.compile(_LOCATIVE_PREPOSITION + r"([A-Z][a-z’']+)\b(?![’']s\b
 _EXCLAIMED = re.compile(r"(?<![\w'’])([A-Z][a-z’']+),?\s?!")
 _AFTER_HONORIFIC = re.compile(r"\b(?:" + "|".join(sorted(STRIP_HONORIFICS)) + r")\.?\s+([A-Z][a-z’']+)\b",
                               re.IGNORECASE)   # the name's own case is checked where it is counted
+_SHIP_PARTS = r"(?:deck|decks|hull|keel|bows?|stern|masts?|sails?|crew|boats?|anchor|cabin|hold|rigging|helm)"
+_SHIP = re.compile(r"\b(?:aboard|on board(?: of)?)\s+the\s+([A-Z][a-z’']+)\b(?![’']s\b)"
+                   r"|\b[Tt]he\s+([A-Z][a-z’']+)[’']s\s+" + _SHIP_PARTS + r"\b")
+MIN_SHIP = 2
 _SENT_START = re.compile(r"(?:^|[.!?:;“\"‘_—-]\s*|\n\s*)$")
 
 
@@ -156,6 +162,17 @@ class NameEvidence:
     def place_like(self, word: str) -> bool:
         loc = self.locative.get(word, 0)
         return loc >= MIN_LOCATIVE and loc >= LOCATIVE_SHARE * max(1, self.capital.get(word, 0))
+
+    @cached_property
+    def shipped(self) -> Counter:
+        """Capitalised words written as a ship ("aboard the Pequod", "the Pequod's deck"), by
+        lower-cased word."""
+        return Counter((m.group(1) or m.group(2)).lower() for m in _SHIP.finditer(self.text))
+
+    def ship_named(self, word: str) -> bool:
+        """A one-word "person" the book boards or gives a deck, hull, crew … (``MIN_SHIP`` times,
+        always after "the"): a ship, not a person."""
+        return self.shipped.get(word, 0) >= MIN_SHIP
 
     def place_named(self, key: str) -> bool:
         """Several words ending in a place word, not "X of Y" ("Bullock of Lombard Street" is a
