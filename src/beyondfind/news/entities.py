@@ -29,14 +29,17 @@ ROLE_WORDS = TITLES | frozenset({"spokesman", "spokeswoman", "spokesperson", "an
                                  "vice", "head", "director", "manager", "chancellor", "judge", "commissioner",
                                  "senior", "former"})
 """Words that precede a name without being part of it (kept when the run has nothing else)."""
-NOT_ENTITIES = MONTHS | WEEKDAYS | NATIONALITIES | frozenset(
-    "christmas easter thanksgiving year years chapter internet today yesterday tomorrow ad bc am pm".split()
-    # time zones and amounts written with a capital ("UTC Monday", "US$1 Billion")
-    + "utc gmt est edt pst pdt cet million millions billion billions trillion".split()
-    # units and generic technology words written in capitals
-    + "gb mb kb tb ghz mhz db lcd tv cd dvd usb hd mp3 pc".split())
-TRIMMED_WORDS = WEEKDAYS | frozenset(
-    "today yesterday tomorrow utc gmt est edt pst pdt cet gb mb kb tb ghz mhz".split())
+_RELATIVE_DAYS = frozenset("today yesterday tomorrow".split())
+_TIME_ZONES = frozenset("utc gmt est edt pst pdt cet".split())
+_UNITS = frozenset("gb mb kb tb ghz mhz".split())
+NOT_ENTITIES = MONTHS | WEEKDAYS | NATIONALITIES | _RELATIVE_DAYS | _TIME_ZONES | _UNITS | frozenset(
+    "christmas easter thanksgiving year years chapter internet ad bc am pm".split()
+    # amounts written with a capital ("US$1 Billion")
+    + "million millions billion billions trillion".split()
+    # generic technology words written in capitals
+    + "db lcd tv cd dvd usb hd mp3 pc".split())
+TRIMMED_WORDS = WEEKDAYS | _RELATIVE_DAYS | _TIME_ZONES | _UNITS
+"""Never part of a name, so dropped from a run's ends ("Today Apple", "GB iPod", "Asia Monday")."""
 CURRENCY = frozenset("$€£¥#")
 OF_HEADS = frozenset({
     "bank", "republic", "university", "department", "ministry", "house", "court", "bay", "states", "kingdom",
