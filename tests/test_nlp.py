@@ -200,6 +200,25 @@ def test_an_entity_ending_in_a_title_takes_the_name_after_it():
     assert {s.text for s in doc._.names} == {"Tom", "Aunt Sally", "Miss Watson", "Shaw"}
 
 
+def test_a_persons_entity_ends_where_another_name_starts():
+    """Little Women's "asked Mrs. Carrol of Jo" (tagged as one person) made "Sister Jo" Mrs.
+    Carrol's alias; "New Year's Day Mr. Bhaer" kept Mr. Bhaer's 62 mentions apart from Friedrich
+    Bhaer; Jane Eyre's "the Misses Eshton" joined Mr. Eshton. A title before "of" and an honorific
+    after another stay one name."""
+    nlp = _rules()
+    words = ("asked Mrs. Carrol of Jo . Day Mr. Bhaer came . Mild Mrs. Dent and the Misses Eshton . "
+             "The Duke of Clarence met Isabella of Castile and Captain Sir John Smith .").split()
+    persons = {1: 4, 6: 3, 11: 3, 16: 2, 20: 3, 24: 3, 28: 4}   # first word → words of the tagged entity
+    ents = ["O"] * len(words)
+    for start, n in persons.items():
+        ents[start:start + n] = ["B-PER"] + ["I-PER"] * (n - 1)
+    doc = _doc(nlp, words, ents, sent_starts=_starts(words))
+    assert [e.text for e in doc.ents] == ["Mrs. Carrol of Jo", "Day Mr. Bhaer", "Mild Mrs. Dent", "Misses Eshton",
+                                          "Duke of Clarence", "Isabella of Castile", "Captain Sir John Smith"]
+    assert [s.text for s in doc._.names] == ["Mrs. Carrol", "Mr. Bhaer", "Mrs. Dent", "Duke of Clarence",
+                                             "Isabella of Castile", "Captain Sir John Smith"]
+
+
 def test_blank_pipeline_fallback_finds_names():
     nlp = load_pipeline("blank")
     doc = nlp("Mr. Darcy spoke to Elizabeth. He was proud.")

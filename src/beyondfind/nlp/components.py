@@ -16,8 +16,8 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
 from . import anaphora
-from .names import (FIRST_PERSON_PRONOUNS, NAME_PARTICLES, NOT_NAMES, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS,
-                    _first_names, name_gender, parse_name, pronoun_gender)
+from .names import (FIRST_PERSON_PRONOUNS, GROUP_HONORIFICS, NAME_PARTICLES, NOT_NAMES, STRIP_HONORIFICS,
+                    THIRD_PERSON_PRONOUNS, _first_names, name_gender, parse_name, pronoun_gender)
 from .syntax import is_subject
 from .text import quote_mask
 
@@ -56,16 +56,25 @@ def _set_extensions() -> None:
 _set_extensions()
 
 
-def name_core(span: Span) -> Span | None:
-    """The longest run of capitalised tokens in ``span`` (particles like "de" allowed inside)."""
+def name_core(span: Span, first_names: frozenset[str] = frozenset()) -> Span | None:
+    """The longest run of capitalised tokens in ``span`` (particles like "de" allowed inside).
+
+    In a person's entity a run also ends where another name starts: before an honorific that
+    follows a word that is not one ("New Year's Day Mr. Bhaer gave me…", "Mild Mrs. Dent",
+    "Dowager Lady Ingram"), and at an "of" after a name word that a known first name follows
+    ("asked Mrs. Carrol of Jo" — not "the Duke of Clarence", where "of" follows a title). A name
+    led by a plural honorific ("the Misses Eshton", "Messrs. …") names a group: no core."""
     best: tuple[int, int] | None = None
     i = span.start
     doc = span.doc
+    person = span.label_ == "PER"
     while i < span.end:
         if _is_name_token(doc[i]):
             j = i + 1
             while j < span.end and (_is_name_token(doc[j]) or _after_honorific(doc[j]) or
                                     (doc[j].lower_ in NAME_PARTICLES and j + 1 < span.end and _is_name_token(doc[j + 1]))):
+                if person and _another_name_starts(doc, i, j, span.end, first_names):
+                    break
                 j += 1
             while j > i + 1 and doc[j - 1].lower_ in NAME_PARTICLES:
                 j -= 1
@@ -78,9 +87,25 @@ def name_core(span: Span) -> Span | None:
         return None
     start, end = best
     core = doc[start:end]
-    if all(t.lower_.strip(".") in STRIP_HONORIFICS or t.lower_ in NOT_NAMES for t in core):
+    if all(_is_honorific(t) or t.lower_ in NOT_NAMES for t in core):
+        return None
+    if core[0].lower_.strip(".") in GROUP_HONORIFICS:
         return None
     return core
+
+
+def _is_honorific(tok: Token) -> bool:
+    return tok.lower_.strip(".") in STRIP_HONORIFICS
+
+
+def _another_name_starts(doc: Doc, start: int, j: int, end: int, first_names: frozenset[str]) -> bool:
+    """Token ``j`` of a run of name tokens from ``start`` begins another name (see :func:`name_core`)."""
+    if j + 1 >= end:
+        return False
+    tok, prev, nxt = doc[j], doc[j - 1], doc[j + 1]
+    if _is_honorific(tok) and tok.text[:1].isupper():
+        return (_is_name_token(nxt) or _after_honorific(nxt)) and not all(_is_honorific(t) for t in doc[start:j])
+    return tok.lower_ == "of" and not _is_honorific(prev) and nxt.lower_ in first_names
 
 
 def _is_name_token(tok: Token) -> bool:
@@ -88,12 +113,12 @@ def _is_name_token(tok: Token) -> bool:
     text = tok.text
     if not text[:1].isupper() or not any(c.isalpha() for c in text):
         return False
-    honorific = tok.lower_.strip(".") in STRIP_HONORIFICS
+    honorific = _is_honorific(tok)
     if tok.lower_ in NOT_NAMES and not honorific:
         return False
     if tok.pos_ and tok.pos_ not in ("PROPN", "X") and not honorific and tok.doc.has_annotation("POS"):
         return False
-    return not text.isupper() or len(text) <= 3 or tok.lower_.strip(".") in STRIP_HONORIFICS
+    return not text.isupper() or len(text) <= 3 or _is_honorific(tok)
 
 
 def _after_honorific(tok: Token) -> bool:
@@ -101,7 +126,7 @@ def _after_honorific(tok: Token) -> bool:
     with Darcy tagged NOUN, "Mr. Hurst" with Hurst tagged ADV: 16 % of Pride and Prejudice's)."""
     if tok.i == 0 or not tok.text[:1].isupper() or not tok.text.isalpha() or tok.lower_ in NOT_NAMES:
         return False
-    return tok.doc[tok.i - 1].lower_.strip(".") in STRIP_HONORIFICS
+    return _is_honorific(tok.doc[tok.i - 1])
 
 
 @Language.factory("beyondfind_rule_ner")
@@ -116,7 +141,7 @@ def make_rule_ner(nlp: Language, name: str):
         spans, i = [], 0
         while i < len(doc):
             tok = doc[i]
-            honor = tok.lower_.strip(".") in STRIP_HONORIFICS and tok.text[:1].isupper()
+            honor = _is_honorific(tok) and tok.text[:1].isupper()
             if honor or (_is_name_token(tok) and tok.lower_ in first_names):
                 j = i + 1
                 while j < len(doc) and (doc[j].text == "." and honor and j == i + 1 or _is_name_token(doc[j])):
@@ -137,7 +162,7 @@ def _honorifics_take_their_names(doc: Doc) -> None:
     and "Sally" left out: 39 of Huckleberry Finn's 40 "Aunt Sally"); an entity it runs into is
     absorbed. The result is a PER entity."""
     def titled(ent: Span) -> bool:   # "Aunt", not "her aunt" (a noun in apposition: "her aunt Shaw")
-        return ent[-1].lower_.strip(".") in STRIP_HONORIFICS and ent[-1].text[:1].isupper()
+        return _is_honorific(ent[-1]) and ent[-1].text[:1].isupper()
 
     ents = list(doc.ents)
     if not any(titled(e) for e in ents):
@@ -148,7 +173,7 @@ def _honorifics_take_their_names(doc: Doc) -> None:
         end = ent.end
         if titled(ent) and end < len(doc) and _after_honorific(doc[end]):
             end += 1
-            while end < len(doc) and _is_name_token(doc[end]) and doc[end].lower_.strip(".") not in STRIP_HONORIFICS:
+            while end < len(doc) and _is_name_token(doc[end]) and not _is_honorific(doc[end]):
                 end += 1
             while k + 1 < len(ents) and ents[k + 1].start < end:   # absorbed ("Sally" tagged GPE)
                 k += 1
@@ -196,7 +221,7 @@ def make_names(nlp: Language, name: str):
         vocatives = _vocatives_are_names(doc, first_names)
         found = []
         for ent in doc.ents:
-            core = ent if ent.start in vocatives else name_core(ent)
+            core = ent if ent.start in vocatives else name_core(ent, first_names)
             if core is None:
                 continue
             if parse_name(core.text).words:

@@ -28,6 +28,8 @@ FEMALE_HONORIFICS = frozenset({
 })
 # titles that do not imply a gender in this use
 NEUTRAL_HONORIFICS = frozenset({"old", "young", "little", "poor", "dear", "cousin", "granny", "grandma", "grandpa"})
+# plural honorifics: "the Misses Eshton" are two people, not a name
+GROUP_HONORIFICS = frozenset({"misses", "messrs", "mesdames", "mmes", "mlles"})
 # "pap" and "st" are name-like in the books; only these are stripped as honorifics:
 STRIP_HONORIFICS = (MALE_HONORIFICS | FEMALE_HONORIFICS) - {"pap", "st", "saint", "old", "young", "little"}
 
