@@ -159,6 +159,21 @@ def test_full_names_agree_when_one_first_name_is_a_nickname_of_the_other():
     assert _same(index, "Jack Seward", "John Seward") and not _same(index, "Jack Seward", "Mrs. Seward")
 
 
+def test_common_nicknames_that_have_nicknames_themselves_still_pair_with_longer_names():
+    """Great Expectations' "Joe Gargery" ×30 and "Joseph Gargery" ×6 are one man; the list also says
+    "joe" has the nickname "joey", which used to make "joe" a given name only. Primary given names
+    never become nicknames ("mary" of "marion"), nor long names of short ones ("catherine" of "cathy")."""
+    from beyondfind.nlp.names import nicknames
+
+    index = _index({"Joe Gargery": 30, "Joseph Gargery": 6, "Joe": 600, "Mrs. Joe Gargery": 10, "Mr. Gargery": 12})
+    assert _same(index, "Joseph Gargery", "Joe Gargery") and _same(index, "Mr. Gargery", "Joe")
+    assert not _same(index, "Mrs. Joe Gargery", "Joe")
+    table = nicknames()
+    assert {"joseph"} <= table["joe"] and {"thomas"} <= table["tom"] and {"elizabeth"} <= table["beth"]
+    assert {"josephine"} <= table["jo"]
+    assert "mary" not in table and "john" not in table and "catherine" not in table and "william" not in table
+
+
 def test_a_nickname_joins_the_character_it_is_used_near():
     def index(forms):
         return cluster_names({(h, k): FormStats.from_positions(at) for (h, k), at in forms.items()}, window=100)

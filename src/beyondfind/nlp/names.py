@@ -9,6 +9,7 @@ with the gender distinction the judged data needs.
 from __future__ import annotations
 
 import json
+from collections import Counter
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -129,26 +130,38 @@ def _first_names() -> tuple[frozenset[str], frozenset[str]]:
 
 # pet names the nickname list lacks, as nineteenth-century novels write them
 EXTRA_NICKNAMES = {"janet": ("jane",), "kitty": ("catherine", "katherine", "kathleen"),
-                   "nelly": ("ellen", "helen", "eleanor")}
+                   "nelly": ("ellen", "helen", "eleanor"), "jo": ("josephine",)}
+
+
+# a word with this many nicknames of its own is a given name, never read as a nickname ("mary" of
+# "marion", "john" of "jonathan"); "joe", "tom", "will", "beth" have at most four
+GIVEN_NAME_NICKNAMES = 5
 
 
 @lru_cache(maxsize=1)
 def nicknames() -> dict[str, frozenset[str]]:
     """nickname → the given names it is short for (``lizzy`` → {``elizabeth``}), from the vendored
     list (``data/nicknames.csv``, see its README) plus :data:`EXTRA_NICKNAMES`; the spellings -ie,
-    -y and -ey of a nickname are one (``kittie`` / ``kitty``). A word that the list gives nicknames of
-    (``catherine``, ``william``) is a given name, not a nickname, unless :data:`EXTRA_NICKNAMES` says
-    so (``janet``)."""
-    formal: dict[str, set[str]] = {}
-    given: set[str] = set()
+    -y and -ey of a nickname are one (``kittie`` / ``kitty``). The list holds both directions of many
+    pairs (``tom`` has nickname ``thomas`` and ``thomas`` has ``tom``) and noise (``wilma`` has
+    ``william``), so a word the list gives nicknames of (``catherine``, ``joe``) is a nickname only
+    of longer names (``joe`` of ``joseph``, ``tom`` of ``thomas``, ``beth`` of ``elizabeth``; never
+    ``catherine`` of ``cathy`` or ``william`` of ``wilma``), and not at all when it has
+    :data:`GIVEN_NAME_NICKNAMES` of its own, as a primary given name does (``mary``, ``john``), unless
+    :data:`EXTRA_NICKNAMES` says so (``janet``)."""
+    pairs: list[tuple[str, str]] = []
     lines = (Path(__file__).parent / "data" / "nicknames.csv").read_text(encoding="utf-8").splitlines()
     for line in lines[1:]:
         name, relation, nickname = line.split(",")
         if relation == "has_nickname":
-            given.add(name)
-            for spelling in _diminutive_spellings(nickname):
+            pairs.append((name, nickname))
+    own = Counter(name for name, _ in pairs)   # how many nicknames each word has itself
+    formal: dict[str, set[str]] = {}
+    for name, nickname in pairs:
+        for spelling in _diminutive_spellings(nickname):
+            if not own[spelling] or (len(spelling) < len(name) and own[spelling] < GIVEN_NAME_NICKNAMES):
                 formal.setdefault(spelling, set()).add(name)
-    out = {n: frozenset(fs) for n, fs in formal.items() if n not in given}
+    out = {n: frozenset(fs) for n, fs in formal.items()}
     for n, fs in EXTRA_NICKNAMES.items():
         out[n] = out.get(n, frozenset()) | frozenset(fs)
     return out
