@@ -174,6 +174,21 @@ def test_common_nicknames_that_have_nicknames_themselves_still_pair_with_longer_
     assert "mary" not in table and "john" not in table and "catherine" not in table and "william" not in table
 
 
+def test_a_first_name_written_with_an_honorific_joins_the_bare_first_name():
+    """War and Peace's "Prince Murat" ×8 and "King Murat" ×4 are Murat ×40 (the honorific forms come
+    first and the bare word, far more frequent, used to stay apart); Little Women's "Sister Jo" and
+    "Aunt Jo" are Jo (a lone "Dr. Jo" of the other gender stays apart). A bare surname's honorific
+    forms stay their own ("Mrs. Reed" is not the "Reed" of John Reed), and so do variants of both
+    genders in about equal numbers (a couple)."""
+    index = _index({"Murat": 40, "Prince Murat": 8, "King Murat": 4, "Jo": 1180, "Sister Jo": 1, "Aunt Jo": 3,
+                    "Dr. Jo": 1, "Reed": 30, "John Reed": 10, "Mrs. Reed": 36, "Bolkon": 100, "Uncle Bolkon": 10,
+                    "Aunt Bolkon": 8})
+    assert _same(index, "Prince Murat", "Murat") and _same(index, "King Murat", "Murat")
+    assert _same(index, "Sister Jo", "Jo") and _same(index, "Aunt Jo", "Jo") and not _same(index, "Dr. Jo", "Jo")
+    assert not _same(index, "Mrs. Reed", "Reed")
+    assert not _same(index, "Uncle Bolkon", "Bolkon") and not _same(index, "Aunt Bolkon", "Bolkon")   # a couple
+
+
 def test_a_nickname_joins_the_character_it_is_used_near():
     def index(forms):
         return cluster_names({(h, k): FormStats.from_positions(at) for (h, k), at in forms.items()}, window=100)

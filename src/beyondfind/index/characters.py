@@ -332,6 +332,49 @@ def _join_nicknames(members: list[list[_Form]], readings: Mapping[FormKey, tuple
     return joins
 
 
+def _join_honorific_variants(members: list[list[_Form]], readings: Mapping[FormKey, tuple[int, ...]]) -> dict[int, int]:
+    """Clusters of a first name written only with honorifics that join the character the bare
+    first name names: {variant cluster: target}.
+
+    ``Miss Jo`` ×5 and ``Sister Jo`` ×1 are Jo ×1180 of Little Women, but they come before the bare
+    word (more specific forms first) and the bare word, far more frequent, does not join either (it
+    would join a rare *full* name only if that introduced it). A variant joins when the bare word
+    is a person's first name (its role in the book, :func:`_roles`), its character is resolved and
+    more frequent, and no gender conflicts: with the target's members, and among the variants, where
+    one gender must hold :data:`DOMINANT_SHARE` of the variants' mentions (``Miss Jo`` and
+    ``Sister Jo`` against one ``Dr. Jo``; ``Mr. Morris`` and ``Mrs. Morris`` are a couple). A bare
+    word that is a surname is left alone (``Mrs. Reed`` is not the ``Reed`` of John Reed)."""
+    target_of: dict[str, int] = {}
+    for cid, ms in enumerate(members):
+        for m in ms:
+            if (m.honorific is None and len(m.words) == 1 and m.first and m.stats.label == "PER"
+                    and not _ambiguous(cid, ms, readings)):
+                target_of[m.words[0]] = cid
+    variants: dict[int, list[int]] = defaultdict(list)
+    for cid, ms in enumerate(members):
+        word = ms[0].words[0]
+        if (ms[0].stats.label == "PER" and word in target_of and target_of[word] != cid
+                and not _ambiguous(cid, ms, readings)
+                and all(m.honorific is not None and m.words == (word,) for m in ms)):
+            variants[target_of[word]].append(cid)
+    joins = {}
+    for target, cids in variants.items():
+        target_genders = {m.gender for m in members[target] if m.gender}
+        by_gender: Counter = Counter()
+        for cid in cids:
+            for m in members[cid]:
+                by_gender[m.gender] += m.stats.count
+        gender, n = by_gender.most_common(1)[0]
+        if len(target_genders | ({gender} - {None})) > 1 or n < DOMINANT_SHARE * sum(by_gender.values()):
+            continue
+        size = sum(m.stats.count for m in members[target])
+        for cid in cids:
+            genders = {m.gender for m in members[cid] if m.gender}
+            if genders <= {gender} - {None} and size > sum(m.stats.count for m in members[cid]):
+                joins[cid] = target
+    return joins
+
+
 def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DOMINANT_SHARE,
                   own_share: float = OWN_SHARE, window: float | None = None,
                   also_near: Mapping[FormKey, Sequence[float]] | None = None) -> CharacterIndex:
@@ -389,6 +432,10 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
         for nickname, target in joins.items():
             members[target].extend(members[nickname])
         members, cluster_of, readings = _renumber(members, cluster_of, readings, joins)
+    joins = _join_honorific_variants(members, readings)
+    for variant, target in joins.items():
+        members[target].extend(members[variant])
+    members, cluster_of, readings = _renumber(members, cluster_of, readings, joins)
 
     characters = []
     for cid, ms in enumerate(members):
