@@ -187,6 +187,10 @@ def test_a_first_name_written_with_an_honorific_joins_the_bare_first_name():
     assert _same(index, "Sister Jo", "Jo") and _same(index, "Aunt Jo", "Jo") and not _same(index, "Dr. Jo", "Jo")
     assert not _same(index, "Mrs. Reed", "Reed")
     assert not _same(index, "Uncle Bolkon", "Bolkon") and not _same(index, "Aunt Bolkon", "Bolkon")   # a couple
+    # Wuthering Heights' "Miss Nelly": a known first name that no full name ends in; "Lindsay" ends
+    # "Mary Lindsay", a surname, though the name lists know it as a first name
+    index = _index({"Nelly": 85, "Miss Nelly": 3, "Lindsay": 100, "Mary Lindsay": 5, "Mrs. Lindsay": 7})
+    assert _same(index, "Miss Nelly", "Nelly") and not _same(index, "Mrs. Lindsay", "Lindsay")
 
 
 def test_a_nickname_joins_the_character_it_is_used_near():

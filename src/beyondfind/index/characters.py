@@ -332,22 +332,26 @@ def _join_nicknames(members: list[list[_Form]], readings: Mapping[FormKey, tuple
     return joins
 
 
-def _join_honorific_variants(members: list[list[_Form]], readings: Mapping[FormKey, tuple[int, ...]]) -> dict[int, int]:
+def _join_honorific_variants(members: list[list[_Form]], readings: Mapping[FormKey, tuple[int, ...]],
+                             first_names: frozenset[str]) -> dict[int, int]:
     """Clusters of a first name written only with honorifics that join the character the bare
     first name names: {variant cluster: target}.
 
     ``Miss Jo`` ×5 and ``Sister Jo`` ×1 are Jo ×1180 of Little Women, but they come before the bare
     word (more specific forms first) and the bare word, far more frequent, does not join either (it
     would join a rare *full* name only if that introduced it). A variant joins when the bare word
-    is a person's first name (its role in the book, :func:`_roles`), its character is resolved and
-    more frequent, and no gender conflicts: with the target's members, and among the variants, where
+    is a person's first name — its role in the book (:func:`_roles`), or a known first name that
+    no longer name of the book ends in ("Miss Jo" counts as surname use when no full name shows
+    otherwise) — its character is resolved and more frequent, and no gender conflicts: with the target's members, and among the variants, where
     one gender must hold :data:`DOMINANT_SHARE` of the variants' mentions (``Miss Jo`` and
     ``Sister Jo`` against one ``Dr. Jo``; ``Mr. Morris`` and ``Mrs. Morris`` are a couple). A bare
     word that is a surname is left alone (``Mrs. Reed`` is not the ``Reed`` of John Reed)."""
+    surnames = {m.words[-1] for ms in members for m in ms if len(m.words) > 1}
     target_of: dict[str, int] = {}
     for cid, ms in enumerate(members):
         for m in ms:
-            if (m.honorific is None and len(m.words) == 1 and m.first and m.stats.label == "PER"
+            if (m.honorific is None and len(m.words) == 1 and m.stats.label == "PER"
+                    and (m.first or (m.words[0] in first_names and m.words[0] not in surnames))
                     and not _ambiguous(cid, ms, readings)):
                 target_of[m.words[0]] = cid
     variants: dict[int, list[int]] = defaultdict(list)
@@ -432,7 +436,7 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
         for nickname, target in joins.items():
             members[target].extend(members[nickname])
         members, cluster_of, readings = _renumber(members, cluster_of, readings, joins)
-    joins = _join_honorific_variants(members, readings)
+    joins = _join_honorific_variants(members, readings, male | female)
     for variant, target in joins.items():
         members[target].extend(members[variant])
     members, cluster_of, readings = _renumber(members, cluster_of, readings, joins)
