@@ -201,8 +201,8 @@ def test_an_entity_ending_in_a_title_takes_the_name_after_it():
 
 
 def test_a_persons_entity_ends_where_another_name_starts():
-    """Little Women's "asked Mrs. Carrol of Jo" (tagged as one person) made "Sister Jo" Mrs.
-    Carrol's alias; "New Year's Day Mr. Bhaer" kept Mr. Bhaer's 62 mentions apart from Friedrich
+    """Little Women's "asked Mrs. Carrol of Jo" (tagged as one person: two names) made "Sister Jo"
+    Mrs. Carrol's alias; "New Year's Day Mr. Bhaer" kept Mr. Bhaer's 62 mentions apart from Friedrich
     Bhaer; Jane Eyre's "the Misses Eshton" joined Mr. Eshton. A title before "of" and an honorific
     after another stay one name."""
     nlp = _rules()
@@ -215,7 +215,7 @@ def test_a_persons_entity_ends_where_another_name_starts():
     doc = _doc(nlp, words, ents, sent_starts=_starts(words))
     assert [e.text for e in doc.ents] == ["Mrs. Carrol of Jo", "Day Mr. Bhaer", "Mild Mrs. Dent", "Misses Eshton",
                                           "Duke of Clarence", "Isabella of Castile", "Captain Sir John Smith"]
-    assert [s.text for s in doc._.names] == ["Mrs. Carrol", "Mr. Bhaer", "Mrs. Dent", "Duke of Clarence",
+    assert [s.text for s in doc._.names] == ["Mrs. Carrol", "Jo", "Mr. Bhaer", "Mrs. Dent", "Duke of Clarence",
                                              "Isabella of Castile", "Captain Sir John Smith"]
 
 

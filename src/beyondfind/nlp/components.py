@@ -94,6 +94,15 @@ def name_core(span: Span, first_names: frozenset[str] = frozenset()) -> Span | N
     return core
 
 
+def _name_after_of(ent: Span, core: Span, first_names: frozenset[str]) -> Span | None:
+    """The second person of an entity that :func:`name_core` ended at "of": "Blanche Ingram" in
+    "asked Mrs. Fairfax of Blanche Ingram" (her first mention in Jane Eyre)."""
+    doc, after = ent.doc, core.end + 1
+    if ent.label_ != "PER" or after >= ent.end or doc[core.end].lower_ != "of" or doc[after].lower_ not in first_names:
+        return None
+    return name_core(Span(doc, after, ent.end, label="PER"), first_names)
+
+
 def _is_honorific(tok: Token) -> bool:
     return tok.lower_.strip(".") in STRIP_HONORIFICS
 
@@ -224,8 +233,9 @@ def make_names(nlp: Language, name: str):
             core = ent if ent.start in vocatives else name_core(ent, first_names)
             if core is None:
                 continue
-            if parse_name(core.text).words:
-                found.append((core.start, core.end, ent.label_))
+            for name in (core, _name_after_of(ent, core, first_names)):
+                if name is not None and parse_name(name.text).words:
+                    found.append((name.start, name.end, ent.label_))
         doc.user_data[_NAMES] = found
         doc.user_data[_QUOTES] = quote_mask([t.text for t in doc])
         return doc
