@@ -193,6 +193,14 @@ def test_a_first_name_written_with_an_honorific_joins_the_bare_first_name():
     assert _same(index, "Miss Nelly", "Nelly") and not _same(index, "Mrs. Lindsay", "Lindsay")
 
 
+def test_a_particle_is_not_a_first_name():
+    """Vanity Fair's "Earl of Southdown" is Lord Southdown: its words are "of southdown", and "of"
+    (like "de" in "Madam de Villefort") was read as a first name that disagreed with every other."""
+    index = _index({"Lady Southdown": 57, "Southdown": 2, "Countess Southdown": 2, "Earl of Southdown": 1,
+                    "Lord Southdown": 14})
+    assert _same(index, "Earl of Southdown", "Lord Southdown") and not _same(index, "Earl of Southdown", "Lady Southdown")
+
+
 def test_a_nickname_joins_the_character_it_is_used_near():
     def index(forms):
         return cluster_names({(h, k): FormStats.from_positions(at) for (h, k), at in forms.items()}, window=100)

@@ -36,7 +36,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..nlp.names import NEUTRAL_HONORIFICS, Name, _first_names, name_gender, nicknames
+from ..nlp.names import NAME_PARTICLES, NEUTRAL_HONORIFICS, Name, _first_names, name_gender, nicknames
 
 FormKey = tuple[str | None, str]   # (honorific, name words joined by spaces)
 MARRIED = frozenset({"mrs", "lady", "madam", "madame", "mme", "widow", "frau", "signora"})
@@ -199,8 +199,8 @@ def _roles(forms: list[_Form], first_names: frozenset[str]) -> None:
         elif len(f.words) == 1 and f.honorific in SURNAME_HONORIFICS:
             as_last[f.words[0]] += f.stats.count
     for f in forms:
-        if len(f.words) > 1:
-            f.first, f.surname = f.words[0], f.words[-1]
+        if len(f.words) > 1:   # "de Villefort": a particle, no first name
+            f.first, f.surname = (None if f.words[0] in NAME_PARTICLES else f.words[0]), f.words[-1]
             continue
         w = f.words[0]
         if as_first[w] > as_last[w] or (as_first[w] == as_last[w] and w in first_names) or honorific_first(f):
