@@ -134,8 +134,8 @@ EXTRA_NICKNAMES = {"janet": ("jane",), "kitty": ("catherine", "katherine", "kath
 
 
 # a word with this many nicknames of its own is a given name, never read as a nickname ("mary" of
-# "marion", "john" of "jonathan"); "joe", "tom", "will", "beth" have at most four
-GIVEN_NAME_NICKNAMES = 5
+# "marion", "john" of "jonathan": 6 and 7); "joe", "tom", "will", "beth" have at most four, "bill" five
+GIVEN_NAME_NICKNAMES = 6
 
 
 @lru_cache(maxsize=1)
