@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..nlp.name_evidence import MONTHS, NATIONALITIES, WEEKDAYS
+from ..nlp.name_evidence import HOLIDAYS, MONTHS, NATIONALITIES, WEEKDAYS
 from ..nlp.names import name_gender, parse_name
 from .identity import TITLES, acronym, is_acronym, normalize
 
@@ -32,8 +32,8 @@ ROLE_WORDS = TITLES | frozenset({"spokesman", "spokeswoman", "spokesperson", "an
 _RELATIVE_DAYS = frozenset("today yesterday tomorrow".split())
 _TIME_ZONES = frozenset("utc gmt est edt pst pdt cet".split())
 _UNITS = frozenset("gb mb kb tb ghz mhz".split())
-NOT_ENTITIES = MONTHS | WEEKDAYS | NATIONALITIES | _RELATIVE_DAYS | _TIME_ZONES | _UNITS | frozenset(
-    "christmas easter thanksgiving year years chapter internet ad bc am pm".split()
+NOT_ENTITIES = MONTHS | WEEKDAYS | HOLIDAYS | NATIONALITIES | _RELATIVE_DAYS | _TIME_ZONES | _UNITS | frozenset(
+    "thanksgiving year years chapter internet ad bc am pm".split()
     # amounts written with a capital ("US$1 Billion")
     + "million millions billion billions trillion".split()
     # generic technology words written in capitals
