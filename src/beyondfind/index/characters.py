@@ -26,7 +26,8 @@ mentions within ``window`` of the character's, several times as often as near an
 character — and that is mentioned at least as often. A list alone would make ``Kitty`` Lady
 Catherine in Pride and Prejudice (they are seldom near each other) and ``Aunt Polly`` Miss Mary
 Jane in Huckleberry Finn (their honorifics differ), so without that evidence a nickname stays its
-own character.
+own character. A first name written only with honorifics (``Prince Murat``, ``Miss Nelly``) joins
+the bare first name's character (:func:`_join_honorific_variants`).
 """
 
 from __future__ import annotations
@@ -342,10 +343,11 @@ def _join_honorific_variants(members: list[list[_Form]], readings: Mapping[FormK
     would join a rare *full* name only if that introduced it). A variant joins when the bare word
     is a person's first name — its role in the book (:func:`_roles`), or a known first name that
     no longer name of the book ends in ("Miss Jo" counts as surname use when no full name shows
-    otherwise) — its character is resolved and more frequent, and no gender conflicts: with the target's members, and among the variants, where
-    one gender must hold :data:`DOMINANT_SHARE` of the variants' mentions (``Miss Jo`` and
-    ``Sister Jo`` against one ``Dr. Jo``; ``Mr. Morris`` and ``Mrs. Morris`` are a couple). A bare
-    word that is a surname is left alone (``Mrs. Reed`` is not the ``Reed`` of John Reed)."""
+    otherwise) — its character is resolved and more frequent, and no gender conflicts: with the
+    target's members, and among the variants, where one gender must hold :data:`DOMINANT_SHARE`
+    of the variants' mentions (``Miss Jo`` and ``Sister Jo`` against one ``Dr. Jo``; ``Uncle X``
+    and ``Aunt X`` are a couple). A bare word that is a surname is left alone (``Mrs. Reed`` is not
+    the ``Reed`` of John Reed)."""
     surnames = {m.words[-1] for ms in members for m in ms if len(m.words) > 1}
     target_of: dict[str, int] = {}
     for cid, ms in enumerate(members):
