@@ -435,13 +435,9 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
 
     if window is not None:
         joins = _join_nicknames(members, readings, window, also_near or {})
-        for nickname, target in joins.items():
-            members[target].extend(members[nickname])
-        members, cluster_of, readings = _renumber(members, cluster_of, readings, joins)
+        members, cluster_of, readings = _merge(members, cluster_of, readings, joins)
     joins = _join_honorific_variants(members, readings, male | female)
-    for variant, target in joins.items():
-        members[target].extend(members[variant])
-    members, cluster_of, readings = _renumber(members, cluster_of, readings, joins)
+    members, cluster_of, readings = _merge(members, cluster_of, readings, joins)
 
     characters = []
     for cid, ms in enumerate(members):
@@ -457,11 +453,14 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
     return CharacterIndex(tuple(characters), cluster_of, readings)
 
 
-def _renumber(members: list[list[_Form]], cluster_of: dict[FormKey, int], readings: dict[FormKey, tuple[int, ...]],
-              joins: Mapping[int, int]) -> tuple[list[list[_Form]], dict[FormKey, int], dict[FormKey, tuple[int, ...]]]:
-    """Drop the clusters ``joins`` merged into others and number the rest from 0 again."""
+def _merge(members: list[list[_Form]], cluster_of: dict[FormKey, int], readings: dict[FormKey, tuple[int, ...]],
+           joins: Mapping[int, int]) -> tuple[list[list[_Form]], dict[FormKey, int], dict[FormKey, tuple[int, ...]]]:
+    """Move the forms of each cluster ``joins`` names into its target, drop the joined clusters and
+    number the rest from 0 again."""
     if not joins:
         return members, cluster_of, readings
+    for cid, target in joins.items():
+        members[target].extend(members[cid])
     new_id = {}
     for cid in range(len(members)):
         if cid not in joins:

@@ -107,12 +107,17 @@ def _is_honorific(tok: Token) -> bool:
     return tok.lower_.strip(".") in STRIP_HONORIFICS
 
 
+def _is_title(tok: Token) -> bool:
+    """An honorific written as a title, capitalised ("Aunt Sally", not "her aunt")."""
+    return _is_honorific(tok) and tok.text[:1].isupper()
+
+
 def _another_name_starts(doc: Doc, start: int, j: int, end: int, first_names: frozenset[str]) -> bool:
     """Token ``j`` of a run of name tokens from ``start`` begins another name (see :func:`name_core`)."""
     if j + 1 >= end:
         return False
     tok, prev, nxt = doc[j], doc[j - 1], doc[j + 1]
-    if _is_honorific(tok) and tok.text[:1].isupper():
+    if _is_title(tok):
         return (_is_name_token(nxt) or _after_honorific(nxt)) and not all(_is_honorific(t) for t in doc[start:j])
     return tok.lower_ == "of" and not _is_honorific(prev) and nxt.lower_ in first_names
 
@@ -150,7 +155,7 @@ def make_rule_ner(nlp: Language, name: str):
         spans, i = [], 0
         while i < len(doc):
             tok = doc[i]
-            honor = _is_honorific(tok) and tok.text[:1].isupper()
+            honor = _is_title(tok)
             if honor or (_is_name_token(tok) and tok.lower_ in first_names):
                 j = i + 1
                 while j < len(doc) and (doc[j].text == "." and honor and j == i + 1 or _is_name_token(doc[j])):
@@ -171,7 +176,7 @@ def _honorifics_take_their_names(doc: Doc) -> None:
     and "Sally" left out: 39 of Huckleberry Finn's 40 "Aunt Sally"); an entity it runs into is
     absorbed. The result is a PER entity."""
     def titled(ent: Span) -> bool:   # "Aunt", not "her aunt" (a noun in apposition: "her aunt Shaw")
-        return _is_honorific(ent[-1]) and ent[-1].text[:1].isupper()
+        return _is_title(ent[-1])
 
     ents = list(doc.ents)
     if not any(titled(e) for e in ents):
