@@ -278,3 +278,21 @@ def test_batches_are_cut_by_characters_without_changing_the_annotations(nlp):
     assert any(len(g) == 1 and len(g[0][0]) > 1_200 for g in groups) and len(groups) > len(units) // 32 + 1
     assert sum(sizes) > 10_000
     assert _extract_all(nlp, units, 32, max_chars=1_200) == _extract_all(nlp, units, 32, max_chars=10**9)
+
+
+def test_matrix_products_through_numpy_give_the_same_annotations_as_blis(nlp, monkeypatch):
+    """The trained models multiply matrices through NumPy's OpenBLAS (about twice as fast as
+    thinc's BLIS here, `benchmarks/nlp_speed.py`); the records of a chapter are the same either way."""
+    import contextlib
+
+    import beyondfind.nlp
+    from beyondfind.documents import load_document
+    from beyondfind.index.annotate import _batches, _extract_all
+
+    assert not nlp.get_pipe("ner").model.get_ref("tok2vec").ops.use_blis
+    monkeypatch.setattr(beyondfind.nlp, "_numpy_matrix_products", contextlib.nullcontext)
+    blis = load_pipeline()
+    assert blis.get_pipe("ner").model.get_ref("tok2vec").ops.use_blis
+    units = next(units for _count, units in _batches(load_document(DATA / "books" / "1342-pride-and-prejudice.txt"), 80))
+    assert sum(len(text) for text, _ in units) > 10_000
+    assert _extract_all(nlp, units, 32) == _extract_all(blis, units, 32)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from sys import intern   # labels, lemmas, pronouns and keys repeat: spaCy hands out a new string each time
 
 from ..documents import Document
-from ..nlp import anaphora
+from ..nlp import anaphora, one_blas_thread
 from ..nlp.names import NOT_NAMES
 from ..nlp.syntax import SUBJECT_DEPS, description_kinds, is_subject
 from ..nlp.narrator import Narration, detect_narrator
@@ -264,6 +264,7 @@ _worker_nlp = None   # set in each forked worker by _init_worker; never in the p
 def _init_worker(nlp) -> None:
     global _worker_nlp
     _worker_nlp = nlp
+    one_blas_thread()
 
 
 def _extract_on_worker(task: tuple[list, int, int]) -> tuple[int, Batch]:
