@@ -235,6 +235,19 @@ def test_a_name_ending_in_a_place_word_is_a_place_unless_it_is_a_persons():
     assert not plain.place_named("john hill") and not plain.place_named("hill")   # a first name, never "in John Hill"
 
 
+def test_a_first_name_written_again_and_again_tells_two_people_with_one_surname_apart():
+    """Emma's "Mr. John Knightley" (the brother, ×30) is not "Mr. Knightley" (×298): a text that
+    keeps writing the first name after the honorific tells the two apart. An introduction's few
+    uses ("Mr. Jarvis Lorry" ×10 beside "Mr. Lorry" ×341) name the same man."""
+    emma = _index({"Mr. Knightley": 298, "Mr. John Knightley": 30, "John Knightley": 14, "Knightley": 28,
+                   "Mrs. Dashwood": 121, "Mrs. John Dashwood": 25})
+    assert not _same(emma, "Mr. Knightley", "Mr. John Knightley")
+    assert _same(emma, "John Knightley", "Mr. John Knightley") and _same(emma, "Knightley", "Mr. Knightley")
+    assert not _same(emma, "Mrs. Dashwood", "Mrs. John Dashwood")
+    tale = _index({"Mr. Lorry": 341, "Mr. Jarvis Lorry": 10, "Jarvis Lorry": 7, "Lorry": 6})
+    assert _same(tale, "Mr. Lorry", "Mr. Jarvis Lorry") and _same(tale, "Lorry", "Jarvis Lorry")
+
+
 def test_interjections_and_gazetteer_places_are_not_people():
     from beyondfind.nlp.name_evidence import NameEvidence, known_place
 
