@@ -200,6 +200,20 @@ def test_an_entity_ending_in_a_title_takes_the_name_after_it():
     assert {s.text for s in doc._.names} == {"Tom", "Aunt Sally", "Miss Watson", "Shaw"}
 
 
+def test_a_word_the_book_writes_after_a_persons_honorific_is_a_person(nlp):
+    """Dracula's tagger reads "Renfield" as a place (GPE) most of the time; the book also writes
+    "Mr. Renfield", so every "Renfield" is a person's name, and the entity list shows one person."""
+    from collections import Counter
+
+    from beyondfind.documents import load_document
+
+    passages = [p.text for p in load_document(DATA / "books" / "345-dracula.txt").passages if "Renfield" in p.text]
+    text = "\n\n".join(passages[:40]) + "\n"
+    ann = annotate_document(parse_document(text.encode(), "renfield.txt"), nlp)
+    labels = Counter(m.label for m in ann.mentions if m.is_name and m.key == "renfield")
+    assert labels["PER"] >= 30 and labels["PER"] == sum(labels.values())
+
+
 def test_a_persons_entity_ends_where_another_name_starts():
     """Little Women's "asked Mrs. Carrol of Jo" (tagged as one person: two names) made "Sister Jo"
     Mrs. Carrol's alias; "New Year's Day Mr. Bhaer" kept Mr. Bhaer's 62 mentions apart from Friedrich

@@ -44,7 +44,10 @@ batch's text, not its count. 32 passages average ~7k characters, but 1 in 60 bat
 groups of it 50 MB, 8k 32 MB. Same speed (Huckleberry Finn's first 2,500 passages, one process:
 13.2-13.7 s with or without the cap)."""
 NAME_LABELS = frozenset({"PER", "LOC", "GPE", "FAC", "ORG", "VEH"})
-ANNOTATOR_VERSION = 17  # bump when annotation changes meaning: older documents are re-annotated
+ANNOTATOR_VERSION = 18  # bump when annotation changes meaning: older documents are re-annotated
+# a one-word name the tagger reads as a place or organisation is a person's when the book writes it
+# after a person's honorific this often (Dracula's "Renfield", GPE ×22, beside "Mr. Renfield" ×8)
+MIN_HONORIFIC_USES = 3
 
 
 def _extract(doc, passage: int, base: int, raw: Batch) -> None:
@@ -149,13 +152,16 @@ def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
     ("Americans"); one-word "persons" the book treats as places, and "persons" the gazetteer knows
     as places unless the book writes them as part of a person's name, become LOC; "persons" named
     like a place ("Russell Square") FAC; one-word "persons" the book boards ("aboard the Pequod")
-    VEH."""
+    VEH; one-word names of another label that the book writes after a person's honorific
+    ("Renfield" and a stray "Mr. Renfield" FAC beside "Mr. Renfield" PER; not a known place nor
+    used like one) become PER."""
     evidence = NameEvidence(document.text)
     per = spool.key_counts(per=True)
+    after_honorific = spool.honorific_person_counts()
     forms = spool.name_forms()
     person_words = _person_words(forms)
     family_words = person_words | {key.rsplit(" ", 1)[-1] for key, _h, label in forms if label == "PER" and " " in key}
-    unnamed, places, buildings, ships = [], [], [], []
+    unnamed, places, buildings, ships, persons = [], [], [], [], []
     for key, honorific, label in forms:
         single = " " not in key and not honorific
         if never_a_name(key) or (single and (evidence.common_word(key) or evidence.interjection(key))) \
@@ -169,10 +175,14 @@ def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
             places.append((key, honorific, label))
         elif label == "PER" and not honorific and evidence.place_named(key):
             buildings.append((key, honorific, label))
+        elif " " not in key and label != "PER" and after_honorific[key] >= MIN_HONORIFIC_USES \
+                and not known_place(key) and not evidence.place_like(key):
+            persons.append((key, honorific, label))
     spool.unname(unnamed)
     spool.relabel(places, "LOC")
     spool.relabel(buildings, "FAC")
     spool.relabel(ships, "VEH")
+    spool.relabel(persons, "PER")
 
 
 def _person_words(forms: list[tuple[str, bool, str]]) -> set[str]:

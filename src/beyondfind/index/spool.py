@@ -223,6 +223,12 @@ class RecordSpool:
         return Counter(dict(self.conn.execute(
             f"SELECT key, COUNT(*) FROM mentions WHERE is_name = 1 AND label {op} 'PER' GROUP BY key")))
 
+    def honorific_person_counts(self) -> Counter:
+        """How often each name key is a PER name written after an honorific ("Mr. Renfield")."""
+        return Counter(dict(self.conn.execute(
+            "SELECT key, COUNT(*) FROM mentions WHERE is_name = 1 AND label = 'PER' AND honorific IS NOT NULL "
+            "GROUP BY key")))
+
     def name_forms(self) -> list[tuple[str, bool, str]]:
         """The distinct ``(key, has honorific, label)`` of name mentions."""
         return [(k, bool(h), lab) for k, h, lab in self.conn.execute(
