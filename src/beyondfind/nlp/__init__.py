@@ -64,8 +64,9 @@ def _numpy_matrix_products():
     (OpenBLAS) instead of BLIS: on this project's machines (AMD EPYC, AVX2) BLIS's sgemm ran at
     ~10 GFLOP/s against OpenBLAS's ~40 on one thread, and matrix products are most of tok2vec's,
     the tagger's and the NER's time — the pipeline runs ~1.6× faster on one thread (2.2× when
-    OpenBLAS may use both cores) with identical annotations (`benchmarks/nlp_speed.py` prints both). The ops are chosen only while the models are built
-    (thinc's context manager restores the previous ones), so nothing global changes."""
+    OpenBLAS may use both cores) with identical annotations (`benchmarks/nlp_speed.py` prints
+    both). The ops are chosen only while the models are built (thinc's context manager restores
+    the previous ones), so nothing global changes."""
     from thinc.api import use_ops
 
     return use_ops("numpy", use_blis=False)
