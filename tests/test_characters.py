@@ -248,6 +248,49 @@ def test_a_first_name_written_again_and_again_tells_two_people_with_one_surname_
     assert _same(tale, "Mr. Lorry", "Mr. Jarvis Lorry") and _same(tale, "Lorry", "Jarvis Lorry")
 
 
+def test_a_woman_the_text_calls_by_a_married_title_and_first_name_is_her_mrs():
+    """Dracula: "Madam Mina" (Van Helsing's way) is Mina Harker, so "Mrs. Harker" ×69 is hers,
+    though "Mrs. X" otherwise never joins a first name ("Mrs. Bennet" is not "Elizabeth Bennet")."""
+    dracula = _index({"Mina Harker": 20, "Madam Mina": 40, "Mrs. Harker": 69, "Mina": 126,
+                      "Jonathan Harker": 50, "Mr. Harker": 10, "Jonathan": 150})
+    assert _same(dracula, "Mrs. Harker", "Mina Harker") and _same(dracula, "Mina", "Madam Mina")
+    assert not _same(dracula, "Mrs. Harker", "Jonathan Harker")
+    pride = _index({"Mrs. Bennet": 130, "Elizabeth Bennet": 10, "Elizabeth": 500, "Miss Elizabeth": 5})
+    assert not _same(pride, "Mrs. Bennet", "Elizabeth")
+
+
+def test_titles_before_a_surname_do_not_split_the_woman_who_bears_it():
+    """A Tale of Two Cities: "Citizen Manette" and "Ma'amselle Manette" (once each) were read as
+    first names, so "Miss Manette" ×51 had three candidates and became a person of its own
+    instead of Lucie Manette."""
+    tale = _index({"Lucie Manette": 6, "Miss Manette": 51, "Miss Lucie": 4, "Lucie": 106,
+                   "Ma'amselle Manette": 1, "Citizen Manette": 1, "Alexandre Manette": 6, "Doctor Manette": 172})
+    assert _same(tale, "Miss Manette", "Lucie") and _same(tale, "Miss Manette", "Lucie Manette")
+    assert not _same(tale, "Miss Manette", "Doctor Manette")
+
+
+def test_a_bare_first_name_goes_to_the_character_written_with_it():
+    """Emma: Jane Fairfax's mother was once "Miss Jane Bates", so Miss Bates's character (×129,
+    nearly all "Miss Bates") also held the first name and "Jane" ×192 was left ambiguous; by the
+    mentions written with "Jane" it is Jane Fairfax's. Where the characters' sizes already decide,
+    they still do (Vanity Fair's "Amelia" is Miss Amelia Sedley's, written "Miss Sedley" mostly)."""
+    emma = _index({"Jane Fairfax": 120, "Miss Jane Fairfax": 10, "Miss Fairfax": 100, "Miss Bates": 128,
+                   "Miss Jane Bates": 1, "Jane": 192})
+    assert _same(emma, "Jane", "Jane Fairfax") and not _same(emma, "Miss Bates", "Jane Fairfax")
+    vanity = _index({"Miss Amelia Sedley": 20, "Amelia Sedley": 30, "Miss Sedley": 100, "Mrs. Amelia Osborne": 20,
+                     "Amelia": 571})
+    assert _same(vanity, "Amelia", "Miss Sedley")
+
+
+def test_a_name_starting_with_a_place_word_is_a_place():
+    from beyondfind.nlp.name_evidence import NameEvidence
+
+    dracula = NameEvidence(load_document(DATA / "books" / "345-dracula.txt").text)
+    assert dracula.place_named("castle dracula") and dracula.place_named("castle of dracula")
+    assert dracula.place_named("east cliff")
+    assert not dracula.place_named("count dracula") and not dracula.place_named("quincey morris")
+
+
 def test_interjections_and_gazetteer_places_are_not_people():
     from beyondfind.nlp.name_evidence import NameEvidence, known_place
 

@@ -7,6 +7,7 @@ from beyondfind.documents import parse_document
 from beyondfind.index import annotate_document
 from beyondfind.nlp import anaphora, load_pipeline
 from beyondfind.nlp.evaluate import UNER_TITLES, coref_test_files, evaluate_anaphora, evaluate_ner, uner_span_start
+from beyondfind.nlp.names import parse_name
 from beyondfind.nlp.training import corpora
 
 from .conftest import DATA
@@ -231,6 +232,29 @@ def test_a_persons_entity_ends_where_another_name_starts():
                                           "Duke of Clarence", "Isabella of Castile", "Captain Sir John Smith"]
     assert [s.text for s in doc._.names] == ["Mrs. Carrol", "Jo", "Mr. Bhaer", "Mrs. Dent", "Duke of Clarence",
                                              "Isabella of Castile", "Captain Sir John Smith"]
+
+
+def test_an_address_word_before_a_name_is_not_part_of_it():
+    """Dracula's "Friend John" ×14 (Van Helsing to Dr. Seward) was a character of its own that took
+    the bare "John" from Dr. John Seward; "Dearest Jane" is Jane."""
+    nlp = _rules()
+    words = "Friend John , said he . Dearest Jane came .".split()
+    ents = ["B-PER", "I-PER", "O", "O", "O", "O", "B-PER", "I-PER", "O", "O"]
+    doc = _doc(nlp, words, ents, sent_starts=_starts(words))
+    assert [s.text for s in doc._.names] == ["John", "Jane"]
+
+
+def test_french_titles_are_honorifics():
+    """The translated novels' "M. de Villefort", A Tale of Two Cities' "Citizen Defarge" and
+    "Ma'amselle Manette": titles with a gender, not first names."""
+    from beyondfind.nlp.names import Name, name_gender
+
+    assert parse_name("M. de Villefort") == Name("monsieur", ("de", "villefort"))
+    assert parse_name("Citizen Defarge") == Name("citizen", ("defarge",))
+    assert parse_name("Ma'amselle Manette") == Name("mademoiselle", ("manette",))
+    assert name_gender(parse_name("Citizeness Defarge")) == "female"
+    assert name_gender(parse_name("Comte de Morcerf")) == "male"
+    assert parse_name("Citizen").words == ("citizen",)   # alone, the word is what the reader typed
 
 
 def test_blank_pipeline_fallback_finds_names():

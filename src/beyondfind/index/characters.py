@@ -8,7 +8,8 @@ cluster (so transitivity never joins ``Mr. Eyre`` and ``Miss Eyre`` through a ba
 * gender: honorific or first name must agree (``Mr. X`` ≠ ``Miss X``; ``Mrs. John Brooke`` ≠
   ``John Brooke``);
 * ``Mrs.`` ≠ ``Miss`` (a married name is another person), and ``Mrs. X`` without a first name never
-  joins a first-name form (``Mrs. Bennet`` ≠ ``Elizabeth Bennet``);
+  joins a first-name form (``Mrs. Bennet`` ≠ ``Elizabeth Bennet``) unless the text also gives her
+  first name a married title (Dracula's ``Madam Mina`` is ``Mina Harker`` and ``Mrs. Harker``);
 * first names must agree (``Elizabeth Bennet`` ≠ ``Jane Bennet``), up to a prefix (``Huck`` /
   ``Huckleberry``) or a nickname (``Tommy Traddles`` / ``Thomas Traddles``); surnames must agree.
 
@@ -47,7 +48,9 @@ FIRST_NAME_HONORIFICS = frozenset({"lady", "sir", "aunt", "uncle", "sister", "br
                                    "prince", "princess", "king", "queen", "saint", "st", "cousin"})
 SURNAME_HONORIFICS = frozenset({"mr", "mrs", "miss", "ms", "master", "dr", "madam", "madame", "mme", "monsieur",
                                 "mlle", "mademoiselle", "colonel", "captain", "major", "general", "lieutenant",
-                                "sergeant", "professor", "reverend", "judge", "squire", "herr", "frau"})
+                                "sergeant", "professor", "reverend", "judge", "squire", "herr", "frau",
+                                "citizen", "citizeness", "comte", "comtesse", "duc", "marquis", "marquise",
+                                "vicomte", "vicomtesse"})
 RARE = 10              # full names seen fewer times absorb a bare word 3× as frequent only when they introduced it
 DOMINANT_SHARE = 0.8   # a form joins the candidate that holds this share of the candidates' mentions
 FIRST_LEAD = 4                # "Mr. X" is a first name when full names use X first this many times as often as last
@@ -228,8 +231,23 @@ def _given_names_agree(a: _Form, b: _Form) -> bool:
     return a.first in b.words[:-1] or b.first in a.words[:-1]
 
 
-def compatible(a: _Form, b: _Form) -> bool:
-    """No constraint forbids ``a`` and ``b`` naming one person."""
+def _married_first_names(forms: list[_Form], female: frozenset[str]) -> frozenset[str]:
+    """Women's first names the text writes with a married title ("Madam Mina", "Mrs. Rachel"),
+    not a husband's ("Mrs. Bute", "Mrs. Linton Heathcliff")."""
+    return frozenset(f.first for f in forms if f.honorific in ("mrs", "madam") and f.first in female)
+
+
+def _fits(form: _Form, members: list[_Form], married_first: frozenset[str]) -> bool:
+    """``form`` is compatible with every member of a character (see :func:`compatible`). A woman
+    whose first name the text writes with a married title (``married_first``) may be the ``Mrs.``
+    of her surname: Dracula's ``Mrs. Harker`` is ``Mina Harker``, called ``Madam Mina``."""
+    married = any(m.first in married_first for m in (form, *members))
+    return all(compatible(form, m, married_known=married) for m in members)
+
+
+def compatible(a: _Form, b: _Form, married_known: bool = False) -> bool:
+    """No constraint forbids ``a`` and ``b`` naming one person. ``married_known``: the woman ``b``
+    belongs to is known by a married title with her first name, so ``Mrs. X`` may be her."""
     if a.stats.label != b.stats.label:
         return False
     if a.stats.label != "PER":
@@ -240,7 +258,8 @@ def compatible(a: _Form, b: _Form) -> bool:
     if (ha in MARRIED and hb in UNMARRIED) or (hb in MARRIED and ha in UNMARRIED):
         return False
     for x, y in ((a, b), (b, a)):   # "Mrs. Bennet" is never "Elizabeth Bennet"
-        if x.honorific in MARRIED and x.first is None and y.first is not None and y.honorific not in MARRIED:
+        if (x.honorific in MARRIED and x.first is None and y.first is not None and y.honorific not in MARRIED
+                and not married_known):
             return False
     if a.first and b.first and not _given_names_agree(a, b):
         return False
@@ -258,8 +277,9 @@ def _may_name(short: _Form, long: _Form) -> bool:
     word-based part ("Bingley" of "Caroline Bingley"), or a first-name prefix with the same surname."""
     if short is long:
         return False
-    if short.words == long.words:
-        return short.honorific is None and long.honorific is not None
+    if short.words == long.words:   # a full name under two titles: "M. Albert de Morcerf", "Vicomte Albert …"
+        return (short.honorific is None and long.honorific is not None) or (
+            len(short.words) > 1 and short.honorific is not None and long.honorific is not None)
     if len(short.words) < len(long.words) and set(short.words) <= set(long.words):
         return True
     return (len(short.words) == len(long.words) > 1 and short.words[1:] == long.words[1:]
@@ -399,6 +419,15 @@ def _join_honorific_variants(members: list[list[_Form]], readings: Mapping[FormK
     return joins
 
 
+def _dominant(cands: list[int], weighings: list[Mapping[int, int]], share: float) -> int | None:
+    """The candidate holding ``share`` of the weight under the first weighing where one does."""
+    for weight in weighings:
+        best = max(cands, key=lambda c: weight[c])
+        if weight[best] >= share * sum(weight.values()):
+            return best
+    return None
+
+
 def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DOMINANT_SHARE,
                   own_share: float = OWN_SHARE, window: float | None = None,
                   also_near: Mapping[FormKey, Sequence[float]] | None = None) -> CharacterIndex:
@@ -412,6 +441,7 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
     for f in items:
         f.gender = _gender(f)
     items.sort(key=_specificity)
+    married_first = _married_first_names(items, female)
     by_word: dict[str, list[_Form]] = defaultdict(list)
     for f in items:
         for w in set(f.words):
@@ -424,20 +454,22 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
         longer = {id(g): g for w in f.words for g in by_word[w]
                   if g.key in cluster_of and len(readings[g.key]) == 1 and _may_name(f, g)}
         cands = sorted({cluster_of[g.key] for g in longer.values()})
-        cands = [c for c in cands if all(compatible(f, m) for m in members[c])]
+        cands = [c for c in cands if _fits(f, members[c], married_first)]
         total = {c: sum(m.stats.count for m in members[c]) for c in cands}
         bare = f.honorific is None and len(f.words) == 1
         # a bare surname is weighed by how often each candidate is written with it: "Spenlow" is
-        # Mr. Spenlow's (×119) though Dora Spenlow's character is named 500 times, nearly all "Dora"
+        # Mr. Spenlow's (×119) though Dora Spenlow's character is named 500 times, nearly all "Dora".
+        # A bare first name by the candidates' mentions, else by those written with it: Emma's
+        # "Jane" is Jane Fairfax's, not Miss Bates's, whose mother was once "Miss Jane Bates"
         surname = bare and f.words[0] not in male and f.words[0] not in female
-        using = {c: sum(m.stats.count for m in members[c] if f.words[0] in m.words) for c in cands} \
-            if surname else total
+        with_word = {c: sum(m.stats.count for m in members[c] if f.words[0] in m.words) for c in cands}
+        weighings = [with_word] if surname else [total, with_word] if bare else [total]
         chosen = None
         pool = sum(total.values())
         if cands:
-            best = max(cands, key=lambda c: using[c])
+            best = _dominant(cands, weighings, dominant_share)
             rare_full_name = bare and pool < RARE and f.stats.count >= own_share * pool
-            if (using[best] >= dominant_share * sum(using.values())
+            if (best is not None
                     and (not rare_full_name or _introduced(members[best], f))
                     and not _distinguished(f, members[best], own_share)):
                 chosen = best

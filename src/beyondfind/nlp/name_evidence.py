@@ -18,8 +18,9 @@
   Pequod", "the Pequod's deck") is a ship (VEH).
 * A capitalised word the book never writes mid-sentence and mostly follows by "!" is an
   interjection ("Halloa!", "Hurrah!", "Aha!"), not a name.
-* A "person" of several words that ends in a place word (``Russell Square``, ``Lucas Lodge``,
-  ``Bench Prison``) is a place, unless it starts with a known first name and the book never puts
+* A "person" of several words that starts with a place word (``Castle Dracula``, ``Lake Maggiore``)
+  is a place; so is one that ends in a place word (``Russell Square``, ``Lucas Lodge``,
+  ``Bench Prison``, ``East Cliff``), unless it starts with a known first name and the book never puts
   it after a locative preposition (``John Hill`` stays a person; ``Russell Square``, "in Russell
   Square", does not).
 """
@@ -55,6 +56,12 @@ PLACE_HEADS = frozenset({
     "cottage", "court", "farm", "grange", "hall", "heights", "hill", "hotel", "house", "inn", "island",
     "lane", "lodge", "manor", "mill", "office", "park", "prison", "rectory", "river", "road", "school",
     "society", "square", "street", "tower", "town", "village",
+    "asylum", "cathedral", "cliff", "cliffs", "crescent", "dock", "docks", "gardens", "harbour", "heath",
+    "hospital", "market", "moor", "pier", "quay", "station", "terrace", "wharf",
+})
+# first words that make a name a place ("Castle Dracula", "Mount Vernon", "Lake Maggiore", "Rue du Helder")
+PLACE_PREFIXES = frozenset({
+    "boulevard", "cape", "castle", "faubourg", "fort", "isle", "lake", "loch", "mont", "mount", "rue",
 })
 _LOCATIVE_PREPOSITION = r"\b(?:in|at|near|into|from|to|towards|through)\s+"
 
@@ -62,7 +69,8 @@ _CAP = re.compile(r"(?<![\w'’])([A-Z][a-z’']+)\b(?![’']s\b)")
 _LOWER = re.compile(r"(?<![\w'’])([a-z][a-z’']+)\b")
 _LOCATIVE = re.compile(_LOCATIVE_PREPOSITION + r"([A-Z][a-z’']+)\b(?![’']s\b)")
 _EXCLAIMED = re.compile(r"(?<![\w'’])([A-Z][a-z’']+),?\s?!")
-_AFTER_HONORIFIC = re.compile(r"\b(?:" + "|".join(sorted(STRIP_HONORIFICS)) + r")\.?\s+([A-Z][a-z’']+)\b",
+_AFTER_HONORIFIC = re.compile(r"\b(?:" + "|".join(sorted(h for h in STRIP_HONORIFICS if len(h) > 1))
+                              + r")\.?\s+([A-Z][a-z’']+)\b",   # not "M." ("I'm Tom")
                               re.IGNORECASE)   # the name's own case is checked where it is counted
 _SHIP_PARTS = r"(?:deck|decks|hull|keel|bows?|stern|masts?|sails?|crew|boats?|anchor|cabin|hold|rigging|helm)"
 _SHIP = re.compile(r"\b(?:aboard|on board(?: of)?)\s+the\s+([A-Z][a-z’']+)\b(?![’']s\b)"
@@ -175,9 +183,12 @@ class NameEvidence:
         return self.shipped.get(word, 0) >= MIN_SHIP
 
     def place_named(self, key: str) -> bool:
-        """Several words ending in a place word, not "X of Y" ("Bullock of Lombard Street" is a
-        person), and not a first name unless the book puts the name after a locative preposition."""
+        """Several words starting with a place word ("Castle Dracula", "Castle of Dracula", "Lake
+        Maggiore"), or ending in one, not "X of Y" ("Bullock of Lombard Street" is a person), and
+        not a first name unless the book puts the name after a locative preposition."""
         words = key.split()
+        if len(words) >= 2 and words[0] in PLACE_PREFIXES:
+            return True
         if len(words) < 2 or words[-1] not in PLACE_HEADS or "of" in words:
             return False
         male, female = _first_names()

@@ -21,11 +21,14 @@ MALE_HONORIFICS = frozenset({
     "count", "baron", "colonel", "col", "captain", "capt", "general", "major", "lieutenant", "sergeant",
     "reverend", "rev", "dr", "doctor", "judge", "professor", "prof", "monsieur", "herr", "signor", "don",
     "marse", "mars", "squire", "parson", "deacon", "earl", "emperor", "pap", "st", "saint",
+    # French titles of the translated novels ("M. de Villefort", "Citizen Defarge", "Comte de Morcerf")
+    "m", "citizen", "duc", "comte", "marquis", "vicomte", "viscount",
 })
 FEMALE_HONORIFICS = frozenset({
     "mrs", "miss", "ms", "madam", "madame", "mme", "mlle", "mademoiselle", "lady", "aunt", "sister",
     "mother", "queen", "princess", "duchess", "countess", "baroness", "dame", "widow", "mistress",
-    "signora", "frau", "fraulein",
+    "signora", "frau", "fraulein", "empress",
+    "citizeness", "comtesse", "marquise", "vicomtesse", "mamselle", "ma'amselle", "mam'selle",
 })
 # titles that do not imply a gender in this use
 NEUTRAL_HONORIFICS = frozenset({"old", "young", "little", "poor", "dear", "cousin", "granny", "grandma", "grandpa"})
@@ -47,6 +50,8 @@ NOT_NAMES = frozenset({
     "o", "ah", "yes", "no", "well", "but", "and", "or", "so", "then", "now", "there", "here", "what",
     "why", "how", "when", "where", "who", "god", "lord", "heaven", "sir", "madam", "ma'am", "mr", "mrs",
     "miss", "mr.", "mrs.", "dr.", "st.",
+    # words the tagger puts before a name: "Friend John" (Van Helsing's Dr. Seward), "Dearest Jane"
+    "friend", "dearest", "neither", "nor",
 })
 
 _WORD = re.compile(r"[^\W\d_](?:[\w'’\-]*\w)?", re.UNICODE)
@@ -117,7 +122,8 @@ def parse_name(text: str) -> Name:
 def canonical_honorific(word: str) -> str:
     """One spelling per honorific: ``doctor`` → ``dr``, ``mister`` → ``mr``."""
     return {"mister": "mr", "col": "colonel", "capt": "captain", "rev": "reverend", "doctor": "dr",
-            "prof": "professor", "madame": "madam", "mme": "madam"}.get(word, word)
+            "prof": "professor", "madame": "madam", "mme": "madam", "m": "monsieur", "mamselle": "mademoiselle",
+            "ma'amselle": "mademoiselle", "mam'selle": "mademoiselle"}.get(word, word)
 
 
 @lru_cache(maxsize=1)
