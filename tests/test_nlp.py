@@ -215,6 +215,20 @@ def test_a_word_the_book_writes_after_a_persons_honorific_is_a_person(nlp):
     assert labels["PER"] >= 30 and labels["PER"] == sum(labels.values())
 
 
+def test_a_first_name_with_a_persons_surname_is_a_person(nlp):
+    """Oliver Twist's tagger reads "Charley Bates" as an organisation more often than as a person;
+    the book writes "Master Bates", so the first name and that surname are a person's."""
+    from collections import Counter
+
+    from beyondfind.documents import load_document
+
+    passages = [p.text for p in load_document(DATA / "books" / "730-oliver-twist.txt").passages
+                if "Bates" in p.text]
+    ann = annotate_document(parse_document(("\n\n".join(passages[:30]) + "\n").encode(), "bates.txt"), nlp)
+    labels = Counter(m.label for m in ann.mentions if m.is_name and m.key == "charley bates")
+    assert labels["PER"] >= 5 and labels["PER"] == sum(labels.values())
+
+
 def test_a_persons_entity_ends_where_another_name_starts():
     """Little Women's "asked Mrs. Carrol of Jo" (tagged as one person: two names) made "Sister Jo"
     Mrs. Carrol's alias; "New Year's Day Mr. Bhaer" kept Mr. Bhaer's 62 mentions apart from Friedrich

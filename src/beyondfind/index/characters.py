@@ -50,7 +50,7 @@ SURNAME_HONORIFICS = frozenset({"mr", "mrs", "miss", "ms", "master", "dr", "mada
                                 "mlle", "mademoiselle", "colonel", "captain", "major", "general", "lieutenant",
                                 "sergeant", "professor", "reverend", "judge", "squire", "herr", "frau",
                                 "citizen", "citizeness", "comte", "comtesse", "duc", "marquis", "marquise",
-                                "vicomte", "vicomtesse"})
+                                "vicomte", "vicomtesse", "abbe"})
 RARE = 10              # full names seen fewer times absorb a bare word 3× as frequent only when they introduced it
 DOMINANT_SHARE = 0.8   # a form joins the candidate that holds this share of the candidates' mentions
 FIRST_LEAD = 4                # "Mr. X" is a first name when full names use X first this many times as often as last
