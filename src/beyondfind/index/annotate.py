@@ -161,7 +161,7 @@ def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
     after_honorific = spool.honorific_person_counts()
     forms = spool.name_forms()
     person_words = _person_words(forms)
-    surnames = {key.split()[-1] for key, honorific, label in forms if label == "PER" and honorific and key}
+    surnames = _honorific_surnames(forms)
     family_words = person_words | {key.rsplit(" ", 1)[-1] for key, _h, label in forms if label == "PER" and " " in key}
     unnamed, places, buildings, ships, persons = [], [], [], [], []
     for key, honorific, label in forms:
@@ -190,6 +190,11 @@ def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
     spool.relabel(persons, "PER")
 
 
+def _honorific_surnames(forms: list[tuple[str, bool, str]]) -> set[str]:
+    """Last words of persons' names written after an honorific ("Mr. Chester" → chester)."""
+    return {key.split()[-1] for key, honorific, label in forms if label == "PER" and honorific and key}
+
+
 def _first_and_family_name(key: str, surnames: set[str]) -> bool:
     """A known first name and a surname the book writes after a person's honorific: Oliver Twist's
     "Charley Bates" (tagged ORG 11 times, PER 8) beside "Master Bates"."""
@@ -203,7 +208,7 @@ def _person_words(forms: list[tuple[str, bool, str]]) -> set[str]:
     or a first name ("John Chester"), and every word of a full name ending in such a surname
     ("Camden Farebrother")."""
     male, female = _first_names()
-    surnames = {key.split()[-1] for key, honorific, label in forms if label == "PER" and honorific and key}
+    surnames = _honorific_surnames(forms)
     out = set(surnames)
     for key, _honorific, label in forms:
         words = key.split()
