@@ -60,7 +60,7 @@ PLACE_HEADS = frozenset({
     "hospital", "market", "moor", "pier", "quay", "station", "terrace", "wharf",
 })
 # first words that make a name a place ("Castle Dracula", "Mount Vernon", "Lake Maggiore", "Rue du Helder")
-PLACE_PREFIXES = frozenset({
+PLACE_FIRST_WORDS = frozenset({
     "boulevard", "cape", "castle", "faubourg", "fort", "isle", "lake", "loch", "mont", "mount", "rue",
 })
 _LOCATIVE_PREPOSITION = r"\b(?:in|at|near|into|from|to|towards|through)\s+"
@@ -187,7 +187,7 @@ class NameEvidence:
         Maggiore"), or ending in one, not "X of Y" ("Bullock of Lombard Street" is a person), and
         not a first name unless the book puts the name after a locative preposition."""
         words = key.split()
-        if len(words) >= 2 and words[0] in PLACE_PREFIXES:
+        if len(words) >= 2 and words[0] in PLACE_FIRST_WORDS:
             return True
         if len(words) < 2 or words[-1] not in PLACE_HEADS or "of" in words:
             return False

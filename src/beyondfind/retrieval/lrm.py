@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ..index.book import IndexedBook, NameMention
-from ..nlp.name_evidence import PLACE_HEADS
+from ..nlp.name_evidence import PLACE_FIRST_WORDS, PLACE_HEADS
 from ..nlp.names import Name
 
 
@@ -263,13 +263,14 @@ PLACE_LABEL = "FAC"   # the label a place query gets when the book never tags it
 
 def query_label(book: IndexedBook, query: Name) -> str:
     """The query's entity type. A person for an honorific ("Miss Bingley"); a place for "the …"
-    ("the Bastille") or a place head word ("Donwell Abbey"); else the most frequent label of its
+    ("the Bastille") or a place word last or first ("Donwell Abbey", "Castle Dracula"); else the most frequent label of its
     name in the book, or of its last word ("Petersburg" for "St. Petersburg"); PER if unseen.
     NER often tags a house or a bank as a person, so the query's own form decides first."""
     if query.honorific:
         return "PER"
     labels = book.label_counts.get(query.key) or book.label_counts.get(query.words[-1] if query.words else "")
-    if query.definite or (len(query.words) > 1 and query.words[-1] in PLACE_HEADS):
+    if query.definite or (len(query.words) > 1 and (query.words[-1] in PLACE_HEADS
+                                                     or query.words[0] in PLACE_FIRST_WORDS)):
         places = [(c, label) for label, c in (labels or {}).items() if label != "PER"]
         return max(places)[1] if places else PLACE_LABEL
     return labels.most_common(1)[0][0] if labels else "PER"
