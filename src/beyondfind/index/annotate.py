@@ -158,10 +158,10 @@ def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
     named like a place: "Hill Street") become PER."""
     evidence = NameEvidence(document.text)
     per = spool.key_counts(per=True)
-    after_honorific = spool.honorific_person_counts()
+    after_honorific = spool.key_counts(per=True, with_honorific=True)
     forms = spool.name_forms()
-    person_words = _person_words(forms)
     surnames = _honorific_surnames(forms)
+    person_words = _person_words(forms, surnames)
     family_words = person_words | {key.rsplit(" ", 1)[-1] for key, _h, label in forms if label == "PER" and " " in key}
     unnamed, places, buildings, ships, persons = [], [], [], [], []
     for key, honorific, label in forms:
@@ -203,12 +203,11 @@ def _first_and_family_name(key: str, surnames: set[str]) -> bool:
     return len(words) > 1 and (words[0] in male or words[0] in female) and words[-1] in surnames
 
 
-def _person_words(forms: list[tuple[str, bool, str]]) -> set[str]:
+def _person_words(forms: list[tuple[str, bool, str]], surnames: set[str]) -> set[str]:
     """Words the book writes as part of a person's name: surnames after an honorific ("Mr. Chester")
     or a first name ("John Chester"), and every word of a full name ending in such a surname
-    ("Camden Farebrother")."""
+    ("Camden Farebrother"). ``surnames``: :func:`_honorific_surnames` of ``forms``."""
     male, female = _first_names()
-    surnames = _honorific_surnames(forms)
     out = set(surnames)
     for key, _honorific, label in forms:
         words = key.split()

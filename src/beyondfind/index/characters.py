@@ -462,8 +462,10 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
         # A bare first name by the candidates' mentions, else by those written with it: Emma's
         # "Jane" is Jane Fairfax's, not Miss Bates's, whose mother was once "Miss Jane Bates"
         surname = bare and f.words[0] not in male and f.words[0] not in female
-        with_word = {c: sum(m.stats.count for m in members[c] if f.words[0] in m.words) for c in cands}
-        weighings = [with_word] if surname else [total, with_word] if bare else [total]
+        weighings = [total]
+        if bare:
+            with_word = {c: sum(m.stats.count for m in members[c] if f.words[0] in m.words) for c in cands}
+            weighings = [with_word] if surname else [total, with_word]
         chosen = None
         pool = sum(total.values())
         if cands:

@@ -217,17 +217,13 @@ class RecordSpool:
         c.execute("COMMIT")
 
     # --- reading -----------------------------------------------------------------------------
-    def key_counts(self, per: bool) -> Counter:
-        """How often each name key is a PER name (``per``), or a name of another label."""
+    def key_counts(self, per: bool, with_honorific: bool = False) -> Counter:
+        """How often each name key is a PER name (``per``), or a name of another label; with
+        ``with_honorific``, only mentions written after an honorific ("Mr. Renfield")."""
         op = "=" if per else "!="
+        honorific = " AND honorific IS NOT NULL" if with_honorific else ""
         return Counter(dict(self.conn.execute(
-            f"SELECT key, COUNT(*) FROM mentions WHERE is_name = 1 AND label {op} 'PER' GROUP BY key")))
-
-    def honorific_person_counts(self) -> Counter:
-        """How often each name key is a PER name written after an honorific ("Mr. Renfield")."""
-        return Counter(dict(self.conn.execute(
-            "SELECT key, COUNT(*) FROM mentions WHERE is_name = 1 AND label = 'PER' AND honorific IS NOT NULL "
-            "GROUP BY key")))
+            f"SELECT key, COUNT(*) FROM mentions WHERE is_name = 1 AND label {op} 'PER'{honorific} GROUP BY key")))
 
     def name_forms(self) -> list[tuple[str, bool, str]]:
         """The distinct ``(key, has honorific, label)`` of name mentions."""
