@@ -356,6 +356,34 @@ def test_named_mentions_of_litbank_coreference_cluster_like_the_gold_chains():
     assert result.tp > 1000 and result.precision > 0.85 and result.recall > 0.9   # measured 0.899 / 0.914
 
 
+def test_names_written_only_in_title_lines_do_not_split_the_story_s_names():
+    def index(titles_only):
+        stats = {(None, "tom"): FormStats(700), (None, "tom sawyer"): FormStats(30),
+                 (None, "huck finn"): FormStats(40), (None, "huckleberry"): FormStats(5),
+                 (None, "huckleberry finn"): FormStats(2, titles_only=titles_only)}
+        for verb in ("astonishes", "swims", "decides", "declaims", "dreams", "becomes", "meditates", "steals",
+                     "swears", "lionized"):   # Tom Sawyer's contents and list of illustrations
+            stats[(None, f"tom {verb}")] = FormStats(1, titles_only=titles_only)
+        return cluster_names(stats)
+
+    prose, titles = index(False), index(True)
+    assert not _same(prose, "Tom", "Tom Sawyer")          # ten more full names with "Tom" to choose from
+    assert _same(titles, "Tom", "Tom Sawyer") and not _same(titles, "Tom", "Tom Astonishes")
+    # a title form whose words the story also uses still introduces them
+    assert _same(titles, "Huckleberry", "Huck Finn") and _same(titles, "Huckleberry Finn", "Huck Finn")
+
+
+def test_title_lines_are_headings_contents_and_bylines_not_prose():
+    from beyondfind.documents.segment import is_title_line
+
+    doc = load_document(DATA / "books" / "74-tom-sawyer.txt")
+    titles = [p.text for p in doc.passages if is_title_line(p.text)]
+    assert "Tom Astonishes the School" in titles and "Tom Swims the River" in titles
+    prose = [p for p in doc.passages if p.n_words >= 20]
+    assert sum(is_title_line(p.text) for p in prose) <= 0.05 * len(prose)   # contents entries of two lines
+    assert all(not is_title_line(p.text) for p in prose if "." in p.text.rstrip()[-3:] or "”" in p.text[-3:])
+
+
 def test_pride_and_prejudice_character_list(pride_search, capsys):
     path = DATA / "books" / "1342-pride-and-prejudice.txt"
     assert main(["entities", str(path), "--library", str(pride_search.library.path), "--format", "jsonl"]) == 0
@@ -379,6 +407,8 @@ def test_pride_and_prejudice_character_list(pride_search, capsys):
                 assert not row(a) & row(b), f"{a} and {b} share a row"
     assert row("Elizabeth") & row("Elizabeth Bennet") and row("Miss Bingley") & row("Caroline Bingley")
     assert row("Lizzy") == row("Elizabeth")   # her family's name for her, always near her own
+    # the byline's "Jane Austen" is no candidate for the story's "Jane": Jane Bennet's row holds her
+    assert row("Jane") == row("Miss Jane Bennet") and row("Jane Austen") != row("Jane")
     assert not row("Kitty") & row("Lady Catherine")   # Catherine Bennet is not Lady Catherine
     places = {r["name"] for r in rows if r["type"] != "PER"}
     assert {"Longbourn", "Netherfield", "Pemberley"} <= places

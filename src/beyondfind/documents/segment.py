@@ -57,6 +57,31 @@ def is_heading(block: str) -> bool:
     return bool(short and _CHAPTER.match(block)) or bool(_NUMBERED_TITLE.match(block))
 
 
+# words a title leaves lowercase ("Tom Swims the River", "Pride and Prejudice, by Jane Austen")
+_TITLE_SMALL_WORDS = frozenset("a an the and or nor but of in on at to by for from with upon into as her his its "
+                               "their our my your vs via".split())
+_SENTENCE_END = tuple(".!?\"”’':;")
+TITLE_LINE_WORDS = 30
+
+
+def is_title_line(block: str) -> bool:
+    """A block set as a title rather than prose: at most three lines and :data:`TITLE_LINE_WORDS`
+    words, no sentence-final punctuation at its end, and every word outside the small words of
+    titles capitalised — a chapter heading, an entry of a table of contents or of a list of
+    illustrations ("Tom Astonishes the School"), a byline ("By Jane Austen").
+
+    >>> is_title_line("Tom Astonishes the School"), is_title_line("By Jane Austen")
+    (True, True)
+    >>> is_title_line("Tom swam the river."), is_title_line("Yours affectionately,\\nMina Murray")
+    (False, False)
+    """
+    text = block.strip()
+    words = re.findall(r"[^\W\d_][\w'’-]*", text)
+    if not words or len(words) > TITLE_LINE_WORDS or text.count("\n") > 2 or text.endswith(_SENTENCE_END):
+        return False
+    return all(w[0].isupper() or w.lower() in _TITLE_SMALL_WORDS for w in words)
+
+
 def blocks(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
     """``[start, end)`` of each maximal block of non-blank lines within ``text[start:end]``.
 

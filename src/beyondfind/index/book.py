@@ -11,6 +11,7 @@ from functools import cached_property
 import numpy as np
 
 from ..documents import Document
+from ..documents.segment import is_title_line
 from ..nlp.names import Name, parse_name
 from .characters import CharacterIndex, FormKey, FormStats, cluster_names
 from .records import Annotations, Mention, Pronoun
@@ -172,10 +173,14 @@ class IndexedBook:
         """The book's name forms clustered into characters (:mod:`beyondfind.index.characters`)."""
         labels: dict[FormKey, Counter] = defaultdict(Counter)
         positions: dict[FormKey, list[int]] = defaultdict(list)
-        for nms in self.names_by_passage:
+        in_prose: set[FormKey] = set()
+        for passage, nms in zip(self.passages, self.names_by_passage):
+            prose = bool(nms) and not is_title_line(passage.text)
             for nm in nms:
                 labels[nm.form][nm.label] += 1
                 positions[nm.form].append(nm.mention.start)
+                if prose:
+                    in_prose.add(nm.form)
         pron: dict[FormKey, Counter] = defaultdict(Counter)
         for p in self.annotations.pronouns:
             ante = self.mention_by_id.get(p.antecedent) if p.antecedent is not None else None
@@ -185,7 +190,8 @@ class IndexedBook:
         for key, lab in labels.items():
             g = pron[key].most_common(1)
             evidence = g[0][0] if g and g[0][1] >= 3 and g[0][1] >= 0.75 * sum(pron[key].values()) else None
-            stats[key] = FormStats.from_positions(positions[key], lab.most_common(1)[0][0], evidence)
+            stats[key] = FormStats.from_positions(positions[key], lab.most_common(1)[0][0], evidence,
+                                                  titles_only=key not in in_prose)
         narrator = self.narrator
         also_near = {}
         if narrator is not None and (narrator.honorific, narrator.key) in stats:

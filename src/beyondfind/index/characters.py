@@ -72,11 +72,14 @@ class FormStats:
     # where the form is used, in any unit that grows in reading order (character offset, token),
     # sorted; empty when not known
     positions: tuple[float, ...] = ()
+    # every mention is in a title line (a heading, a table of contents, a byline): such a form
+    # names no one in the story by itself ("Tom Astonishes the School", "By Jane Austen")
+    titles_only: bool = False
 
     @classmethod
     def from_positions(cls, positions: list[float], label: str = "PER",
-                       pronoun_gender: str | None = None) -> "FormStats":
-        return cls(len(positions), label, pronoun_gender, tuple(sorted(positions)))
+                       pronoun_gender: str | None = None, titles_only: bool = False) -> "FormStats":
+        return cls(len(positions), label, pronoun_gender, tuple(sorted(positions)), titles_only)
 
     @property
     def first(self) -> float | None:
@@ -165,6 +168,7 @@ class _Form:
     first: str | None = None
     surname: str | None = None
     gender: str | None = None
+    outside: bool = False   # written only in title lines, with a word the story's own forms never use
 
 
 def _gender(form: _Form) -> str | None:
@@ -269,7 +273,12 @@ def compatible(a: _Form, b: _Form, married_known: bool = False) -> bool:
 
 
 def _specificity(f: _Form) -> tuple:
-    return (-len(f.words), f.honorific is None, -f.stats.count, f.key)
+    """The order forms are attached in: the story's forms first — a form :attr:`_Form.outside` the
+    story comes last, so it may join a character but is never a candidate that keeps a story's
+    name from joining one (the contents' "Tom Astonishes" and "Tom Swims" left Tom Sawyer's bare
+    "Tom" ×709 a row of its own, the byline's "Jane Austen" Pride and Prejudice's "Jane" ×288) —
+    then full names before parts, with an honorific before without, frequent first."""
+    return (f.outside, -len(f.words), f.honorific is None, -f.stats.count, f.key)
 
 
 def _may_name(short: _Form, long: _Form) -> bool:
@@ -438,8 +447,11 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
     male, female = _first_names()
     items = [_Form(k, k[0], tuple(k[1].split()), s) for k, s in forms.items() if k[1]]
     _roles(items, male | female)
+    story_words = {w for f in items if not f.stats.titles_only for w in f.words}
     for f in items:
         f.gender = _gender(f)
+        # a title's "Huckleberry Finn" still introduces the story's "Huckleberry"
+        f.outside = f.stats.titles_only and not story_words.issuperset(f.words)
     items.sort(key=_specificity)
     married_first = _married_first_names(items, female)
     by_word: dict[str, list[_Form]] = defaultdict(list)
