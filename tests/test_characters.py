@@ -373,6 +373,12 @@ def test_names_written_only_in_title_lines_do_not_split_the_story_s_names():
     assert _same(titles, "Huckleberry", "Huck Finn") and _same(titles, "Huckleberry Finn", "Huck Finn")
 
 
+def test_a_one_word_query_finds_the_one_character_written_with_an_honorific():
+    index = _index({"Mr. Lockwood": 19, "Mr. Bennet": 80, "Mrs. Bennet": 130})
+    assert index.lookup(parse_name("Lockwood")).name == ("mr", "lockwood")   # Wuthering Heights' narrator
+    assert index.lookup(parse_name("Bennet")) is None                         # which of the two?
+
+
 def test_title_lines_are_headings_contents_and_bylines_not_prose():
     from beyondfind.documents.segment import is_title_line
 

@@ -118,11 +118,16 @@ class CharacterIndex:
 
     def lookup(self, name: Name) -> Character | None:
         """The character a query name denotes: its form, else its words without the honorific, else
-        the one character with a form of the same surname whose first name is a prefix of the
-        query's or the other way round (``Huckleberry Finn`` → the ``Huck Finn`` character)."""
+        the one character the book writes the query's one word for with an honorific (``Lockwood``
+        → ``Mr. Lockwood``; ``Bennet`` stays unknown: Mr. and Mrs. Bennet), else the one character
+        with a form of the same surname whose first name is a prefix of the query's or the other
+        way round (``Huckleberry Finn`` → the ``Huck Finn`` character)."""
         for key in ((name.honorific, name.key), (None, name.key)):
             if key in self.character_of:
                 return self.characters[self.character_of[key]]
+        if len(name.words) == 1:
+            titled = {cid for (h, key), cid in self.character_of.items() if key == name.key and h is not None}
+            return self.characters[titled.pop()] if len(titled) == 1 else None
         if len(name.words) >= 2:
             first, surname = name.words[0], name.words[-1]
             found = set()
