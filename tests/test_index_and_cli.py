@@ -190,3 +190,18 @@ def test_eval_books_reports_characters_and_places_separately(huck_search, tmp_pa
     assert len({r["entity"] for r in characters}) > 3
     lrm_place = next(r for r in places if r["method"] == "lrm")
     assert lrm_place["nDCG@5/c"] > 0   # the place is found although NER calls "Petersburg" a GPE or ORG
+
+    # the rankings as a TREC run: scored against the judgments' qrels.txt by ir_measures, they give
+    # the reported nDCG@5 of every query
+    import ir_measures
+    from ir_measures import Qrel, ScoredDoc, nDCG
+
+    qrels = [Qrel(q, d, int(g)) for q, _z, d, g in (line.split("\t") for line in
+             (DATA / "judgments" / "books" / "qrels.txt").read_text().splitlines())
+             if q.startswith("76-huckleberry-finn.txt::")]
+    run = [ScoredDoc(q, d, -int(rank)) for q, _q0, d, rank, _score, method in
+           (line.split("\t") for line in (out / "books" / "books-run.tsv").read_text().splitlines()) if method == "lrm"]
+    reference = {m.query_id: m.value for m in ir_measures.iter_calc([nDCG @ 5], qrels, run)}
+    ours = {f"{r['book']}::{r['entity']}": r["nDCG@5"] for r in characters if r["method"] == "lrm"}
+    assert set(ours) <= set(reference) and len(ours) > 3
+    assert all(ours[q] == pytest.approx(reference[q], abs=1e-6) for q in ours)

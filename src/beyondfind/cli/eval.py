@@ -142,7 +142,9 @@ def report_books(judgments, books_dir: Path, search, methods: list[str], runner,
     (output / "books-results.json").write_text(json.dumps(
         [{"book": r.book, "entity": r.entity, "method": r.method, **r.values, "unjudged@5": r.unjudged_top5}
          for r in results], indent=1))
-    print(f"chart: {chart}\n")
+    run = output / "books-run.tsv"
+    run.write_text("\n".join(ev.run_lines(results)) + "\n")
+    print(f"chart: {chart}\nrankings (top {ev.RUN_DEPTH}, TREC run format against the judgments' qrels.txt): {run}\n")
 
 
 def print_sensitivity(judgments, books_dir, search) -> None:

@@ -19,6 +19,7 @@ from ..retrieval.ranking import Scored
 from .measures import BOOK_MEASURES
 
 Runner = Callable[[IndexedBook, str, str], list[Scored]]  # (book, entity, method) → ranking
+RUN_DEPTH = 20   # passages per query kept for the run file
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,7 @@ class EntityResult:
     method: str
     values: dict[str, float]      # "nDCG@5" (unjudged = 0) and "nDCG@5/c" (condensed)
     unjudged_top5: int
+    top: tuple[tuple[int, int, float], ...] = ()   # (start, end, score) of the first RUN_DEPTH passages
 
 
 def evaluate_ranking(ranking: list[Scored], book: IndexedBook, judgments) -> tuple[dict[str, float], int]:
@@ -57,8 +59,18 @@ def evaluate_books(judgments: list[BookJudgments], books_dir: Path, load_book: C
             for entity in bj.entities():
                 ranking = runner(book, entity, method)
                 values, unjudged = evaluate_ranking(ranking, book, bj.by_entity[entity])
-                results.append(EntityResult(bj.book, entity, method, values, unjudged))
+                top = tuple((book.passages[s.passage].start, book.passages[s.passage].end, s.score)
+                            for s in ranking[:RUN_DEPTH])
+                results.append(EntityResult(bj.book, entity, method, values, unjudged, top))
     return results
+
+
+def run_lines(results: list[EntityResult]) -> list[str]:
+    """The rankings as a run file in the judgments' ``qrels.txt`` convention, tab-separated:
+    ``book::entity  Q0  start-end  rank  score  method`` (an entity name holds spaces), so any
+    TREC tool can score them against the qrels."""
+    return [f"{r.book}::{r.entity}\tQ0\t{start}-{end}\t{k}\t{score:.6f}\t{r.method}"
+            for r in results for k, (start, end, score) in enumerate(r.top, 1)]
 
 
 def mean_table(results: list[EntityResult]) -> dict[tuple[str, str], dict[str, float]]:
