@@ -8,6 +8,7 @@ from beyondfind.index import annotate_document
 from beyondfind.nlp import anaphora, load_pipeline
 from beyondfind.nlp.evaluate import UNER_TITLES, coref_test_files, evaluate_anaphora, evaluate_ner, uner_span_start
 from beyondfind.nlp.names import parse_name
+from beyondfind.nlp.text import clean_for_nlp
 from beyondfind.nlp.training import corpora
 
 from .conftest import DATA
@@ -348,3 +349,15 @@ def test_matrix_products_through_numpy_give_the_same_annotations_as_blis(nlp, mo
     units = next(units for _count, units in _batches(load_document(DATA / "books" / "1342-pride-and-prejudice.txt"), 80))
     assert sum(len(text) for text, _ in units) > 10_000
     assert _extract_all(nlp, units, 32) == _extract_all(blis, units, 32)
+
+
+def test_a_first_name_and_the_surname_the_tagger_split_are_one_name(nlp):
+    """The tagger splits some full names into two persons; the parse, which attaches the surname
+    to the first name, joins them. Two persons the parse keeps apart stay two."""
+    from beyondfind.documents import load_document
+
+    doc = load_document(DATA / "books" / "1342-pride-and-prejudice.txt")
+    letter = next(p.text for p in doc.passages if "Georgiana Darcy has her equal" in p.text)
+    assert "Georgiana Darcy" in [n.text for n in nlp(clean_for_nlp(letter))._.names]
+    apart = nlp("Tell Beth Frank asked for her, and was sorry to hear of her ill health.")
+    assert {"Beth", "Frank"} <= {n.text for n in apart._.names}
