@@ -211,7 +211,8 @@ def _first_names_take_their_surnames(doc: Doc, first_names: frozenset[str]) -> N
         ent = ents[k]
         nxt_ent = ents[k + 1] if k + 1 < len(ents) and ents[k + 1].start == ent.end else None
         if (ent.label_ == "PER" and len(ent) == 1 and ent.end < len(doc) and ent[0].lower_ in first_names
-                and ent[0].lower_ not in NOT_NAMES and (nxt_ent is None or (nxt_ent.label_ == "PER" and len(nxt_ent) == 1))):
+                and ent[0].lower_ not in NOT_NAMES
+                and (nxt_ent is None or (nxt_ent.label_ == "PER" and len(nxt_ent) == 1))):
             nxt = doc[ent.end]
             if (_is_name_token(nxt) and not _is_honorific(nxt) and not nxt.is_sent_start
                     and (ent[0].head.i == nxt.i or nxt.head.i == ent[0].i)):
