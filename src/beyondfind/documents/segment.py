@@ -76,8 +76,10 @@ def is_title_line(block: str) -> bool:
     (False, False)
     """
     text = block.strip()
+    if text.count("\n") > 2 or text.endswith(_SENTENCE_END):   # most prose stops here, before the regex
+        return False
     words = re.findall(r"[^\W\d_][\w'’-]*", text)
-    if not words or len(words) > TITLE_LINE_WORDS or text.count("\n") > 2 or text.endswith(_SENTENCE_END):
+    if not words or len(words) > TITLE_LINE_WORDS:
         return False
     return all(w[0].isupper() or w.lower() in _TITLE_SMALL_WORDS for w in words)
 

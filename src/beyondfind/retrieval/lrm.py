@@ -263,8 +263,9 @@ PLACE_LABEL = "FAC"   # the label a place query gets when the book never tags it
 
 def query_label(book: IndexedBook, query: Name) -> str:
     """The query's entity type. A person for an honorific ("Miss Bingley"); a place for "the …"
-    ("the Bastille") or a place word last or first ("Donwell Abbey", "Castle Dracula"); else the most frequent label of its
-    name in the book, or of its last word ("Petersburg" for "St. Petersburg"); PER if unseen.
+    ("the Bastille") or a place word last or first ("Donwell Abbey", "Castle Dracula"); else the
+    most frequent label of its name in the book, or of its last word ("Petersburg" for "St.
+    Petersburg"); PER if unseen.
     NER often tags a house or a bank as a person, so the query's own form decides first."""
     if query.honorific:
         return "PER"
