@@ -169,18 +169,22 @@ class IndexedBook:
         return out
 
     @cached_property
+    def story_forms(self) -> frozenset[FormKey]:
+        """The name forms written at least once outside a title line (headings, contents, bylines:
+        :func:`~beyondfind.documents.segment.is_title_line`), i.e. in the story itself."""
+        return frozenset(nm.form for passage, nms in zip(self.passages, self.names_by_passage)
+                         if nms and not is_title_line(passage.text) for nm in nms)
+
+    @cached_property
     def characters(self) -> CharacterIndex:
         """The book's name forms clustered into characters (:mod:`beyondfind.index.characters`)."""
         labels: dict[FormKey, Counter] = defaultdict(Counter)
         positions: dict[FormKey, list[int]] = defaultdict(list)
-        in_prose: set[FormKey] = set()
-        for passage, nms in zip(self.passages, self.names_by_passage):
-            prose = bool(nms) and not is_title_line(passage.text)
+        in_prose = self.story_forms
+        for nms in self.names_by_passage:
             for nm in nms:
                 labels[nm.form][nm.label] += 1
                 positions[nm.form].append(nm.mention.start)
-                if prose:
-                    in_prose.add(nm.form)
         pron: dict[FormKey, Counter] = defaultdict(Counter)
         for p in self.annotations.pronouns:
             ante = self.mention_by_id.get(p.antecedent) if p.antecedent is not None else None

@@ -2,7 +2,9 @@
 
 Name forms are grouped into characters by :mod:`beyondfind.index.characters` (honorific, gender and
 first-name constraints; family surnames left ambiguous). Only person, place, organisation and
-vehicle names are listed; the narrator's row is marked.
+vehicle names are listed, and only characters the story itself names (a row whose every mention is
+in a title line — the byline's author, a contents entry — is left out; it can still be searched);
+the narrator's row is marked.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ def list_entities(book: IndexedBook, min_mentions: int = 2) -> list[Entity]:
     index = book.characters
     surfaces = book.form_surfaces
     narrator = index.lookup(book.narrator) if book.narrator is not None else None
+    story = book.story_forms
     display = {}
     for c in index.characters:
         written = [s for s, _n in surfaces.get(c.name, Counter()).most_common() if not is_title_reference(s)]
@@ -48,6 +51,8 @@ def list_entities(book: IndexedBook, min_mentions: int = 2) -> list[Entity]:
     out = []
     for c in index.characters:
         if c.mentions < min_mentions or c.label not in LISTED_LABELS or all(never_a_name(k) for _h, k in c.forms):
+            continue
+        if not story.intersection(c.forms):   # written only in headings, contents, the byline
             continue
         forms = Counter()
         for f in c.forms:
