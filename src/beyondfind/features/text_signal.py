@@ -33,8 +33,8 @@ import numpy as np
 
 BUCKETS = 1 << 17
 # unit-length rows of 131k hashed grams against ~3,700 judged passages: a weak penalty memorises
-# a book's own phrases; chosen by LDM's leave-one-book-out nDCG@5 over ten seeds (0.1, 1, 10 tried;
-# docs/evaluation.md)
+# a book's own phrases; chosen by LDM's leave-one-book-out nDCG@5 over ten seeds (0.1, 1, 10, 30
+# tried, 10 and 30 alike; docs/evaluation.md)
 RIDGE = 10.0
 SHIPPED = Path(__file__).parent / "data" / "text_signal.npy"
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*", re.UNICODE)
