@@ -57,6 +57,7 @@ def test_bad_arguments_cli(tmp_path, huck_search):
     _assert_clean_error(_cli("rank", str(HUCK), "--entity", "Jim", "--before", "-5", "--library", lib))
     _assert_clean_error(_cli("rank", str(HUCK), "--entity", "Jim", "--top", "0", "--library", lib))
     _assert_clean_error(_cli("nlp", "gazetteer", "--data", str(tmp_path)))   # no WordNet there
+    _assert_clean_error(_cli("train", "vectors", "--data", str(tmp_path), "--output", str(tmp_path / "v.npz")))
     thread = tmp_path / "t.jsonl"
     thread.write_text("")
     _assert_clean_error(_cli("news", "rank", str(thread), "--nlp", "blank"))

@@ -34,7 +34,8 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except OSError as exc:
-        print(f"beyondfind: error: {exc.strerror or exc}: {getattr(exc, 'filename', '') or ''}", file=sys.stderr)
+        where = getattr(exc, "filename", None)
+        print(f"beyondfind: error: {exc.strerror or exc}" + (f": {where}" if where else ""), file=sys.stderr)
         return 2
 
 

@@ -1,5 +1,6 @@
-"""``beyondfind train ldm`` (leave-one-book-out report, then the final model) and
-``beyondfind train keywords`` (re-mine the informative keyword list)."""
+"""``beyondfind train ldm`` (leave-one-book-out report, then the final model),
+``beyondfind train keywords`` (re-mine the informative keyword list) and ``beyondfind train
+vectors`` (the word vectors the text signal uses; retrain ``ldm`` after it)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,11 @@ def add_parsers(sub) -> None:
     k = s.add_parser("keywords", help="mine the informative keywords from LitBank (evaluation books excluded)")
     k.add_argument("--data", type=Path, default=Path("../shared/data"))
     k.set_defaults(func=run_keywords)
+    v = s.add_parser("vectors", help="word vectors for the text signal from raw novels (PPMI-SVD, about two minutes)")
+    v.add_argument("--data", type=Path, default=Path("../shared/data"),
+                   help="the folder holding books/ and litbank/original/")
+    v.add_argument("--output", type=Path, default=None, help="where to write (default: the package's)")
+    v.set_defaults(func=run_vectors)
 
 
 def run_ldm(args) -> int:
@@ -76,4 +82,15 @@ def run_keywords(args) -> int:
     mined = write_keywords(args.data)
     print(", ".join(w for w, _ in mined))
     print(f"written to {KEYWORDS_FILE}")
+    return 0
+
+
+def run_vectors(args) -> int:
+    from ..features import word_vectors
+
+    vectors = word_vectors.train(word_vectors.corpus_texts(args.data))
+    out = args.output or word_vectors.SHIPPED
+    vectors.save(out)
+    print(f"{len(vectors.words)} words, {vectors.dimensions} dimensions: {out}\n"
+          "the shipped text signal and LDM were trained with the old vectors: run `beyondfind train ldm`")
     return 0

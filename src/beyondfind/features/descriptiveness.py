@@ -22,8 +22,8 @@ from ..retrieval.lrm import (LRMSettings, PassageEvidence, candidate_passages_lr
                              query_label, saturate)
 from ..retrieval.terms import tokenize
 from .keywords import keywords
-from .text_signal import (MARKERS, SELF, SELF_PRONOUN, GramArena, TextModel, gram_arena, merge_arenas, passage_grams,
-                          score_marked, unmarked)
+from .text_signal import (MARKERS, SELF, SELF_PRONOUN, GramArena, TextModel, Unmarked, gram_arena, merge_arenas,
+                          passage_grams, score_parts, unmarked)
 from .text_signal import shipped as shipped_text_model
 
 FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
@@ -40,7 +40,8 @@ FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
     "focus": ("focus.name_share", "focus.sentence_share"),
     # description attached to the entity's mentions and pronouns by the parse (nlp/syntax.py)
     "describe": ("describe.predicate", "describe.modifier", "describe.possession"),
-    "text": ("text.descriptive",),   # learned from judged passages of other books (text_signal.py)
+    # learned from judged passages of other books (text_signal.py): the whole signal, and its word-vector part
+    "text": ("text.descriptive", "text.vectors"),
     "query": ("query.place",),       # the query names a place or an institution, not a person
     # each passage against the query's other candidates (LambdaMART compares within a query, but a
     # frequent character's counts are not a rare one's): share of the best value, rank, pool size
@@ -261,7 +262,7 @@ def extract_features(book: IndexedBook, query: Name, entity_text: str,
         **_intro_columns(book, stats, q, query, label, entity_text, mentioned),
         **_focus_columns(q, stats, static),
         **_describe_columns(book, q),
-        "text.descriptive": _text_scores(book, passages, q.marks.rows, text_model),
+        **_text_columns(book, passages, q.marks.rows, text_model),
         "query.place": np.full(q.n, float(label != "PER")),
     }
     if columns.keys() != set(QUERY_FEATURES):
@@ -414,7 +415,7 @@ def marks_between(book: IndexedBook, query: Name, start: int, end: int,
 
 
 def _text_arena(book: IndexedBook, passages: list[int],
-                text_model: TextModel) -> tuple[GramArena, tuple[np.ndarray, np.ndarray]]:
+                text_model: TextModel) -> tuple[GramArena, Unmarked]:
     """The book's :class:`GramArena`, grown by the passages of ``passages`` it lacks (each passage's
     words are read once per book; a query only marks its own mentions), and its unmarked scores under
     ``text_model``."""
@@ -429,14 +430,16 @@ def _text_arena(book: IndexedBook, passages: list[int],
     return arena, base[2]
 
 
-def _text_scores(book: IndexedBook, passages: list[int], mark_rows: np.ndarray,
-                 text_model: TextModel | None) -> np.ndarray:
+def _text_columns(book: IndexedBook, passages: list[int], mark_rows: np.ndarray,
+                  text_model: TextModel | None) -> dict[str, np.ndarray]:
     """``text.descriptive`` of the candidates with the query's names and pronouns marked
-    (``mark_rows``: :attr:`_QueryMarks.rows`)."""
+    (``mark_rows``: :attr:`_QueryMarks.rows`), and ``text.vectors``, its word-vector part (the
+    trees may weigh it apart, e.g. for places)."""
     if text_model is None or not passages:
-        return np.zeros(len(passages))
+        return {"text.descriptive": np.zeros(len(passages)), "text.vectors": np.zeros(len(passages))}
     arena, base = _text_arena(book, passages, text_model)
-    return score_marked(text_model, arena, passages, mark_rows, base)
+    hashed, dense = score_parts(text_model, arena, passages, mark_rows, base)
+    return {"text.descriptive": hashed + dense, "text.vectors": dense}
 
 
 def _relative(values: np.ndarray) -> np.ndarray:
@@ -501,4 +504,5 @@ FEATURE_DESCRIPTIONS = {
     "describe.modifier": "adjectives, appositions or relative clauses attach to the entity",
     "describe.possession": "the entity's face, family or fortune (\"her eyes\", \"his father\")",
     "text.descriptive": "words that describe this entity, its names and pronouns marked (learned from judged passages)",
+    "text.vectors": "words like those that describe an entity, near its names and pronouns (word vectors)",
 }

@@ -10,6 +10,14 @@ unigrams and bigrams hashed (CRC-32, stable across processes) into ``BUCKETS`` c
 mean gain of the entity's judged passages (what makes a passage better than the entity's other
 passages). Ridge regression, solved by conjugate gradients on the sparse matrix in numpy.
 
+Word vectors (:mod:`.word_vectors`, trained on raw novels) carry what the n-grams learn to words no
+judged passage uses: two dense groups join the hashed columns in the same regression — the mean
+vector of the passage's lower-case words, and the mean vector of the words within ``NEAR`` words of
+the entity's marks ("SELF was a *stalwart* …", "SELFPRON *brows*"). Each dense column is
+standardised over the training passages and scaled by ``DENSE_SCALE / sqrt(columns)``, so the
+vectors weigh about as much as a unit-length row of n-grams under the same penalty; the fitted
+model folds the standardisation back into per-dimension weights and an offset.
+
 Speed: a passage's words and gram counts are taken once per book (:class:`PassageGrams`, kept in
 the book's :class:`GramArena`); a query changes only the grams around its marks, and
 :func:`score_marked` updates the score and the norm from those (no passage is hashed again per
@@ -25,17 +33,24 @@ import re
 import zlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
+
+from . import word_vectors
 
 BUCKETS = 1 << 17
 # unit-length rows of 131k hashed grams against ~3,700 judged passages: a weak penalty memorises
 # a book's own phrases; chosen by LDM's leave-one-book-out nDCG@5 over ten seeds (0.1, 1, 10, 30
 # tried, 10 and 30 alike; docs/evaluation.md)
 RIDGE = 10.0
+# the dense part (word vectors): context window around the entity's marks, and the scale of the
+# standardised vector columns against the hashed ones (LOBO, text signal alone: windows 3 and 6,
+# scales 0.5, 1, 3 tried; docs/evaluation.md)
+NEAR = 3
+DENSE_SCALE = 1.0
 SHIPPED = Path(__file__).parent / "data" / "text_signal.npy"
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*", re.UNICODE)
 
@@ -97,6 +112,14 @@ class PassageGrams:
     bigrams: np.ndarray     # column of (token i, token i + 1); -1 for the last token
     columns: np.ndarray     # the passage's columns, sorted, with their counts
     counts: np.ndarray
+    word_ids: np.ndarray    # row of token i in the shipped word vectors; -1 for a name or an unknown word
+
+
+def _word_ids(toks: Sequence[str]) -> np.ndarray:
+    vectors = word_vectors.shipped()
+    if vectors is None:
+        return np.full(len(toks), -1, dtype=np.int32)
+    return vectors.ids(t.replace("’", "'") for t in toks)   # "NAME" is no lower-case word: -1
 
 
 def passage_grams(text: str, offset: int = 0) -> PassageGrams:
@@ -106,7 +129,29 @@ def passage_grams(text: str, offset: int = 0) -> PassageGrams:
     bi = np.array([_column(f"{a} {b}") for a, b in zip(toks, toks[1:])] + ([-1] if toks else []), dtype=np.int64)
     columns, counts = np.unique(np.concatenate([uni, bi[:-1]]), return_counts=True)
     return PassageGrams(toks, np.array([m.start() + offset for m in found], dtype=np.int64),
-                        np.array([m.end() + offset for m in found], dtype=np.int64), uni, bi, columns, counts)
+                        np.array([m.end() + offset for m in found], dtype=np.int64), uni, bi, columns, counts,
+                        _word_ids(toks))
+
+
+def dense_features(grams: PassageGrams, marks: Sequence[Mark]) -> np.ndarray:
+    """The passage's word-vector columns before scaling: the mean vector of its words, then the mean
+    vector of the words within :data:`NEAR` words of a marked run (the run itself left out); zeros
+    where no word has a vector (the reference :func:`score_marked` equals)."""
+    vectors = word_vectors.shipped()
+    if vectors is None:
+        return np.zeros(0)
+    ids = grams.word_ids
+    near = np.zeros(len(ids), dtype=bool)
+    inside = np.zeros(len(ids), dtype=bool)
+    for lo, hi, _marker in _marked_runs(grams, marks):
+        near[max(0, lo - NEAR):hi + NEAR] = True
+        inside[lo:hi] = True
+
+    def mean(select: np.ndarray) -> np.ndarray:
+        rows = ids[select & (ids >= 0)]
+        return vectors.vectors[rows].astype(float).mean(0) if len(rows) else np.zeros(vectors.dimensions)
+
+    return np.concatenate([mean(np.ones(len(ids), dtype=bool)), mean(near & ~inside)])
 
 
 def _marked_runs(grams: PassageGrams, marks: Sequence[Mark]) -> list[tuple[int, int, str]]:
@@ -149,6 +194,7 @@ class GramArena:
     token_owner: np.ndarray  # position (in ``passages``) of each token's passage
     keys: np.ndarray         # position * BUCKETS + column of every passage's grams, ascending
     counts: np.ndarray
+    word_ids: np.ndarray     # every token's word-vector row (as in PassageGrams)
 
     def missing(self, ids: Iterable[int]) -> list[int]:
         """The passages of ``ids`` the arena does not hold."""
@@ -162,7 +208,8 @@ class GramArena:
 
 
 def _arena(ids: np.ndarray, token_sizes: np.ndarray, key_sizes: np.ndarray, starts: np.ndarray, ends: np.ndarray,
-           unigrams: np.ndarray, bigrams: np.ndarray, columns: np.ndarray, counts: np.ndarray) -> GramArena:
+           unigrams: np.ndarray, bigrams: np.ndarray, columns: np.ndarray, counts: np.ndarray,
+           word_ids: np.ndarray) -> GramArena:
     if np.any(np.diff(starts) < 0):
         raise ValueError("passages overlap or are out of text order")
     n = len(ids)
@@ -170,7 +217,8 @@ def _arena(ids: np.ndarray, token_sizes: np.ndarray, key_sizes: np.ndarray, star
                      np.concatenate([[0], np.cumsum(key_sizes)]).astype(np.int64), starts.astype(np.int64),
                      ends.astype(np.int64), unigrams.astype(np.int32), bigrams.astype(np.int32),
                      np.repeat(np.arange(n, dtype=np.int32), token_sizes),
-                     np.repeat(np.arange(n, dtype=np.int64), key_sizes) * BUCKETS + columns, counts.astype(np.int32))
+                     np.repeat(np.arange(n, dtype=np.int64), key_sizes) * BUCKETS + columns, counts.astype(np.int32),
+                     word_ids.astype(np.int32))
 
 
 def gram_arena(grams: dict[int, PassageGrams]) -> GramArena:
@@ -184,7 +232,7 @@ def gram_arena(grams: dict[int, PassageGrams]) -> GramArena:
     return _arena(np.array(ids, dtype=np.int64), np.array([len(g.unigrams) for g in gs], dtype=np.int64),
                   np.array([len(g.columns) for g in gs], dtype=np.int64), cat([g.starts for g in gs]),
                   cat([g.ends for g in gs]), cat([g.unigrams for g in gs]), cat([g.bigrams for g in gs]),
-                  cat([g.columns for g in gs]), cat([g.counts for g in gs]))
+                  cat([g.columns for g in gs]), cat([g.counts for g in gs]), cat([g.word_ids for g in gs]))
 
 
 def _ranges(begin: np.ndarray, length: np.ndarray) -> np.ndarray:
@@ -204,21 +252,44 @@ def merge_arenas(a: GramArena, b: GramArena) -> GramArena:
     t = _ranges(np.concatenate([a.token_base[:-1], b.token_base[:-1] + len(a.starts)])[order], tok_len)
     k = _ranges(np.concatenate([a.key_base[:-1], b.key_base[:-1] + len(a.keys)])[order], key_len)
 
-    def both(field: str, at: np.ndarray) -> np.ndarray:
-        return np.concatenate([getattr(a, field), getattr(b, field)])[at]
+    def both(name: str, at: np.ndarray) -> np.ndarray:
+        return np.concatenate([getattr(a, name), getattr(b, name)])[at]
 
     return _arena(ids[order], tok_len, key_len, both("starts", t), both("ends", t), both("unigrams", t),
-                  both("bigrams", t), both("keys", k) % BUCKETS, both("counts", k))
+                  both("bigrams", t), both("keys", k) % BUCKETS, both("counts", k), both("word_ids", t))
 
 
-def unmarked(model: TextModel, arena: GramArena) -> tuple[np.ndarray, np.ndarray]:
+@dataclass(frozen=True)
+class Unmarked:
+    """Per held passage of an arena, what no mark changes under one model (:func:`unmarked`)."""
+    dot: np.ndarray       # the hashed row's dot product with the weights, before normalising
+    sumsq: np.ndarray     # its squared norm
+    static: np.ndarray    # the dense part of the passage's mean word vector
+    near: np.ndarray      # per token: its vector's dense weight for the words near a mark (0 without a vector)
+    has_vector: np.ndarray   # per token
+
+
+def unmarked(model: TextModel, arena: GramArena) -> Unmarked:
     """Per held passage, the dot product with the weights and the squared norm of its ``log(1 +
-    count)`` vector before any mark: what :func:`score_marked` corrects (cache it per model)."""
+    count)`` vector before any mark, and its mean word vector's score: what :func:`score_marked`
+    corrects (cache it per model)."""
     owner, cols = arena.keys // BUCKETS, arena.keys % BUCKETS
     logs = np.log1p(arena.counts.astype(float))
     n = len(arena.passages)
-    return (np.bincount(owner, weights=logs * model.weights[cols], minlength=n),
-            np.bincount(owner, weights=logs * logs, minlength=n))
+    has = arena.word_ids >= 0
+    static, near = np.zeros(n), np.zeros(len(has))
+    if model.dense.size:
+        # (vocabulary, 2) in float64, a slice at a time (the whole matrix in float64 is 24 MB)
+        per_word = np.concatenate([rows.astype(float) @ model.dense.T
+                                   for rows in np.array_split(model.vectors().vectors, 16)])
+        proj = np.zeros((len(has), 2))
+        proj[has] = per_word[arena.word_ids[has]]
+        words = np.bincount(arena.token_owner, weights=has, minlength=n)
+        total = np.bincount(arena.token_owner, weights=proj[:, 0], minlength=n)
+        static = np.divide(total, words, out=np.zeros(n), where=words > 0)
+        near = proj[:, 1]
+    return Unmarked(np.bincount(owner, weights=logs * model.weights[cols], minlength=n),
+                    np.bincount(owner, weights=logs * logs, minlength=n), static, near, has)
 
 
 def mark_rows(marks: Sequence[Sequence[Mark]]) -> np.ndarray:
@@ -228,19 +299,28 @@ def mark_rows(marks: Sequence[Sequence[Mark]]) -> np.ndarray:
 
 
 def score_marked(model: TextModel, arena: GramArena, ids: Sequence[int], marks: np.ndarray,
-                 base: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
-    """``model.score`` of passages ``ids`` (held by ``arena``) with the marks applied, for one
-    query's candidates at once; ``marks``: rows (start, end, marker code, k) marking ``ids[k]``
-    (:func:`mark_rows`).
+                 base: Unmarked | None = None) -> np.ndarray:
+    """``model.score`` of passages ``ids`` with the marks applied: :func:`score_parts` summed."""
+    hashed, dense = score_parts(model, arena, ids, marks, base)
+    return hashed + dense
+
+
+def score_parts(model: TextModel, arena: GramArena, ids: Sequence[int], marks: np.ndarray,
+                base: Unmarked | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The hashed n-grams' and the word vectors' parts of ``model.score`` of passages ``ids`` (held by
+    ``arena``) with the marks applied, for one query's candidates at once; ``marks``: rows (start,
+    end, marker code, k) marking ``ids[k]`` (:func:`mark_rows`).
 
     From the arena: the unmarked dot product and squared norm of ``log(1 + count)`` (``base``, from
     :func:`unmarked`), corrected by the grams the marks change — the marked runs' unigrams and every
     bigram touching them go; each marker's unigram and its bigrams with the word or marker before
-    and after it come. Equal to hashing each marked passage anew (tested), without a Python loop
-    over passages or marks."""
+    and after it come. The words near the marks are found by coverage counts over the arena's tokens.
+    Equal to scoring each marked passage anew (tested), without a Python loop over passages or
+    marks."""
     pos = arena.positions(ids)
-    dot, sumsq = base if base is not None else unmarked(model, arena)
-    dot, sumsq = dot.copy(), sumsq.copy()
+    base = base if base is not None else unmarked(model, arena)
+    dot, sumsq = base.dot.copy(), base.sumsq.copy()
+    near_total, near_words = np.zeros(len(dot)), np.zeros(len(dot))
     if len(marks) and len(arena.starts):
         w, uni, bi, base_tok = model.weights, arena.unigrams, arena.bigrams, arena.token_base
         m = marks[np.lexsort((marks[:, 2], marks[:, 1], marks[:, 0]))]   # text order (passages do not overlap)
@@ -284,11 +364,24 @@ def score_marked(model: TextModel, arena: GramArena, ids: Sequence[int], marks: 
             old, new = np.log1p(before), np.log1p(before + change)
             dot += np.bincount(kp, weights=(new - old) * w[kc], minlength=len(dot))
             sumsq += np.bincount(kp, weights=new * new - old * old, minlength=len(dot))
+            if model.dense.size:
+                t = len(arena.starts) + 1
+                cover = np.cumsum(np.bincount(np.maximum(lo - NEAR, first_tok), minlength=t)
+                                  - np.bincount(np.minimum(hi + NEAR, end_tok), minlength=t))[:-1]
+                inside = np.cumsum(np.bincount(lo, minlength=t) - np.bincount(hi, minlength=t))[:-1]
+                near = (cover > 0) & (inside == 0) & base.has_vector
+                owner = arena.token_owner[near]
+                near_total = np.bincount(owner, weights=base.near[near], minlength=len(dot))
+                near_words = np.bincount(owner, minlength=len(dot)).astype(float)
     dot, sumsq = dot[pos], sumsq[pos]
-    out = np.zeros(len(pos))
+    hashed, dense = np.zeros(len(pos)), np.zeros(len(pos))
     ok = sumsq > 1e-12
-    out[ok] = dot[ok] / np.sqrt(sumsq[ok])
-    return out
+    hashed[ok] = dot[ok] / np.sqrt(sumsq[ok])
+    if model.dense.size:
+        near_total, near_words = near_total[pos], near_words[pos]
+        dense += base.static[pos] + model.offset
+        dense += np.divide(near_total, near_words, out=np.zeros(len(pos)), where=near_words > 0)
+    return hashed, dense
 
 
 @dataclass(frozen=True)
@@ -299,26 +392,62 @@ class TextExample:
     gain: float
     marks: tuple[Mark, ...] = ()   # the entity's names and pronouns, offsets into ``text``
 
+    @cached_property
+    def grams(self) -> PassageGrams:   # read once: every fold's fit uses the example again
+        return passage_grams(self.text)
+
     def tokens(self) -> list[str]:
-        return marked_tokens(passage_grams(self.text), self.marks)
+        return marked_tokens(self.grams, self.marks)
+
+    def dense(self) -> np.ndarray:
+        return dense_features(self.grams, self.marks)
 
 
 @dataclass(frozen=True)
 class TextModel:
-    weights: np.ndarray   # (BUCKETS,)
+    weights: np.ndarray   # (BUCKETS,): the hashed n-grams
+    dense: np.ndarray = field(default_factory=lambda: np.zeros((2, 0)))
+    """(2, dimensions): weights of the passage's mean word vector and of the words near the marks"""
+    offset: float = 0.0
+
+    def vectors(self) -> word_vectors.WordVectors:
+        vectors = word_vectors.shipped()
+        if vectors is None or vectors.dimensions != self.dense.shape[1]:
+            raise FileNotFoundError(f"the text signal needs the word vectors it was trained with "
+                                    f"({self.dense.shape[1]} dimensions) at {word_vectors.SHIPPED}; "
+                                    "run `beyondfind train vectors`")
+        return vectors
 
     def score(self, text: str, marks: Sequence[Mark] = ()) -> float:
         """The passage's score with ``marks`` applied (the reference :func:`score_marked` equals)."""
-        idx, val = hashed_tokens(marked_tokens(passage_grams(text), marks))
-        return float(val @ self.weights[idx]) if len(idx) else 0.0
+        grams = passage_grams(text)
+        idx, val = hashed_tokens(marked_tokens(grams, marks))
+        out = float(val @ self.weights[idx]) if len(idx) else 0.0
+        if self.dense.size:
+            self.vectors()
+            out += float(dense_features(grams, marks) @ self.dense.ravel()) + self.offset
+        return out
+
+    def to_array(self) -> np.ndarray:
+        return np.concatenate([self.weights, self.dense.ravel(), [self.offset]])
+
+    @classmethod
+    def from_array(cls, values: np.ndarray) -> TextModel:
+        """The model :meth:`to_array` wrote (a bare hashed model: ``BUCKETS`` values)."""
+        values = values.astype(float)
+        if len(values) == BUCKETS:
+            return cls(values)
+        return cls(values[:BUCKETS], values[BUCKETS:-1].reshape(2, -1), float(values[-1]))
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        np.save(path, self.weights.astype(np.float32))
+        np.save(path, self.to_array().astype(np.float32))
 
 
-def fit(examples: Sequence[TextExample], ridge: float = RIDGE, iterations: int = 200) -> TextModel:
-    """Ridge regression of the entity-centred gain on the hashed words (conjugate gradients)."""
+def fit(examples: Sequence[TextExample], ridge: float = RIDGE, iterations: int = 200,
+        dense: bool = True) -> TextModel:
+    """Ridge regression of the entity-centred gain on the hashed words and (``dense``, when the
+    word vectors are shipped) the scaled word-vector columns, by conjugate gradients."""
     by_entity: dict[tuple[str, str], list[float]] = {}
     for e in examples:
         by_entity.setdefault((e.book, e.entity), []).append(e.gain)
@@ -329,15 +458,21 @@ def fit(examples: Sequence[TextExample], ridge: float = RIDGE, iterations: int =
     indices = np.concatenate([i for i, _v in rows]) if rows else np.zeros(0, dtype=np.int64)
     data = np.concatenate([v for _i, v in rows]) if rows else np.zeros(0)
     row_of = np.repeat(np.arange(len(rows)), lengths)
+    raw = np.array([e.dense() for e in examples]) if dense and word_vectors.shipped() and examples else None
+    if raw is None:
+        raw = np.zeros((len(examples), 0))
+    mean, sd = raw.mean(0), raw.std(0) + 1e-9
+    scale = DENSE_SCALE / np.sqrt(max(1, raw.shape[1])) / sd
+    z = (raw - mean) * scale
 
     def xw(w):
-        return np.bincount(row_of, weights=data * w[indices], minlength=len(rows))
+        return np.bincount(row_of, weights=data * w[indices], minlength=len(rows)) + z @ w[BUCKETS:]
 
     def xtr(r):
-        return np.bincount(indices, weights=data * r[row_of], minlength=BUCKETS)
+        return np.concatenate([np.bincount(indices, weights=data * r[row_of], minlength=BUCKETS), z.T @ r])
 
     b = xtr(y)
-    w = np.zeros(BUCKETS)
+    w = np.zeros(BUCKETS + z.shape[1])
     r = b - (xtr(xw(w)) + ridge * w)
     p = r.copy()
     rs = r @ r
@@ -351,7 +486,9 @@ def fit(examples: Sequence[TextExample], ridge: float = RIDGE, iterations: int =
             break
         p = r + (new / rs) * p
         rs = new
-    return TextModel(w)
+    folded = w[BUCKETS:] * scale   # z @ v == raw @ (v * scale) - mean @ (v * scale)
+    return TextModel(w[:BUCKETS], folded.reshape(2, -1) if len(folded) else np.zeros((2, 0)),
+                     float(-(mean @ folded)) if len(folded) else 0.0)
 
 
 def fit_excluding(examples: Sequence[TextExample], books: Iterable[str]) -> TextModel:
@@ -362,4 +499,4 @@ def fit_excluding(examples: Sequence[TextExample], books: Iterable[str]) -> Text
 
 @lru_cache(maxsize=1)
 def shipped() -> TextModel | None:
-    return TextModel(np.load(SHIPPED).astype(float)) if SHIPPED.exists() else None
+    return TextModel.from_array(np.load(SHIPPED)) if SHIPPED.exists() else None

@@ -1,0 +1,41 @@
+"""Word vectors for the text signal: the shipped PPMI-SVD vectors, and training them reproducibly."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from beyondfind.features import word_vectors
+
+from .conftest import DATA
+
+
+def _nearest(vectors: word_vectors.WordVectors, word: str, k: int = 8) -> list[str]:
+    sims = vectors.vectors @ vectors.vectors[vectors.index[word]]
+    return [vectors.words[i] for i in np.argsort(-sims)[1:k + 1]]
+
+
+def test_shipped_vectors_put_description_words_together():
+    """What the text signal relies on: a held-out book's "stalwart" lands near the "tall" the
+    judged passages taught, ages near ages, kin near kin."""
+    vectors = word_vectors.shipped()
+    assert vectors is not None and len(vectors.words) == word_vectors.VOCABULARY
+    np.testing.assert_allclose(np.linalg.norm(vectors.vectors, axis=1), 1, atol=1e-2)
+    assert {"stout", "handsome", "stalwart"} <= set(_nearest(vectors, "tall"))
+    assert {"fifteen", "eighteen"} <= set(_nearest(vectors, "sixteen"))
+    assert {"sister", "wife", "son"} <= set(_nearest(vectors, "daughter"))
+    assert "didn't" in _nearest(vectors, "don't")
+    ids = vectors.ids(["tall", "NAME", "zzzzq"])
+    assert ids[0] == vectors.index["tall"] and list(ids[1:]) == [-1, -1]   # a masked name has no vector
+
+
+def test_vectors_train_reproducibly_from_raw_text():
+    texts = [(DATA / "books" / f).read_text(encoding="utf-8")
+             for f in ("76-huckleberry-finn.txt", "74-tom-sawyer.txt", "1342-pride-and-prejudice.txt")]
+    a = word_vectors.train(texts, vocabulary=3000, dimensions=24)
+    b = word_vectors.train(texts, vocabulary=3000, dimensions=24)
+    assert a.words == b.words and a.vectors.shape == (len(a.words), 24) and 2000 < len(a.words) <= 3000
+    np.testing.assert_array_equal(a.vectors, b.vectors)
+    assert {"father", "sister"} <= set(_nearest(a, "mother"))
+    with pytest.raises(ValueError, match="give more text"):
+        word_vectors.train(["a few words only"], min_count=1)
