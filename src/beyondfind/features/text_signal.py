@@ -279,11 +279,8 @@ def unmarked(model: TextModel, arena: GramArena) -> Unmarked:
     has = arena.word_ids >= 0
     static, near = np.zeros(n), np.zeros(len(has))
     if model.dense.size:
-        # (vocabulary, 2) in float64, a slice at a time (the whole matrix in float64 is 24 MB)
-        per_word = np.concatenate([rows.astype(float) @ model.dense.T
-                                   for rows in np.array_split(model.vectors().vectors, 16)])
         proj = np.zeros((len(has), 2))
-        proj[has] = per_word[arena.word_ids[has]]
+        proj[has] = model.per_word[arena.word_ids[has]]
         words = np.bincount(arena.token_owner, weights=has, minlength=n)
         total = np.bincount(arena.token_owner, weights=proj[:, 0], minlength=n)
         static = np.divide(total, words, out=np.zeros(n), where=words > 0)
@@ -417,6 +414,14 @@ class TextModel:
                                     "run `beyondfind train vectors`")
         return vectors
 
+    @cached_property
+    def per_word(self) -> np.ndarray:
+        """(vocabulary, 2): every word's vector on the two dense weight rows, once per model (the
+        arena grows with each query's unseen passages and is scored again), in float64 a slice at
+        a time (the whole matrix in float64 is 24 MB)."""
+        slices = np.array_split(self.vectors().vectors, 16)
+        return np.concatenate([rows.astype(float) @ self.dense.T for rows in slices])
+
     def score(self, text: str, marks: Sequence[Mark] = ()) -> float:
         """The passage's score with ``marks`` applied (the reference :func:`score_marked` equals)."""
         grams = passage_grams(text)
@@ -443,10 +448,9 @@ class TextModel:
         np.save(path, self.to_array().astype(np.float32))
 
 
-def fit(examples: Sequence[TextExample], ridge: float = RIDGE, iterations: int = 200,
-        dense: bool = True) -> TextModel:
-    """Ridge regression of the entity-centred gain on the hashed words and (``dense``, when the
-    word vectors are shipped) the scaled word-vector columns, by conjugate gradients."""
+def fit(examples: Sequence[TextExample], ridge: float = RIDGE, iterations: int = 200) -> TextModel:
+    """Ridge regression of the entity-centred gain on the hashed words and (when the word vectors
+    are shipped) the scaled word-vector columns, by conjugate gradients."""
     by_entity: dict[tuple[str, str], list[float]] = {}
     for e in examples:
         by_entity.setdefault((e.book, e.entity), []).append(e.gain)
@@ -457,9 +461,8 @@ def fit(examples: Sequence[TextExample], ridge: float = RIDGE, iterations: int =
     indices = np.concatenate([i for i, _v in rows]) if rows else np.zeros(0, dtype=np.int64)
     data = np.concatenate([v for _i, v in rows]) if rows else np.zeros(0)
     row_of = np.repeat(np.arange(len(rows)), lengths)
-    raw = np.array([e.dense() for e in examples]) if dense and word_vectors.shipped() and examples else None
-    if raw is None:
-        raw = np.zeros((len(examples), 0))
+    use_vectors = word_vectors.shipped() is not None and len(examples) > 0
+    raw = np.array([e.dense() for e in examples]) if use_vectors else np.zeros((len(examples), 0))
     mean, sd = raw.mean(0), raw.std(0) + 1e-9
     scale = DENSE_SCALE / np.sqrt(max(1, raw.shape[1])) / sd
     z = (raw - mean) * scale
