@@ -162,7 +162,7 @@ def test_text_signal_per_query_update_equals_rehashing_the_marked_passage(huck):
     from beyondfind.retrieval.lrm import LRMSettings, evidence, query_label
 
     model = text_signal.shipped()
-    assert model.dense.shape == (2, text_signal.word_vectors.shipped().dimensions)   # word vectors in use
+    assert model.word_weights.shape == (text_signal.word_vectors.VOCABULARY, 2)   # word vectors in use
     queries = {}
     for name in ("Tom Sawyer", "Jim", "Miss Watson", "Huck"):   # Huck: the narrator, his "I" marked
         query = parse_name(name)
@@ -187,8 +187,8 @@ def test_text_signal_per_query_update_equals_rehashing_the_marked_passage(huck):
         features = extract_features(huck, parse_name(name), name)   # the product's path, marks taken from evidence
         by_passage = dict(zip(features.passages, features.values[:, features.names.index("text.descriptive")]))
         np.testing.assert_allclose([by_passage[i] for i in passages], reference, atol=1e-9)
-        vectors_part = [text_signal.dense_features(text_signal.passage_grams(huck.passages[i].text, huck.passages[i].start),
-                                                   ms) @ model.dense.ravel() + model.offset
+        vectors_part = [model.score_parts(huck.passages[i].text, [(a - huck.passages[i].start, b - huck.passages[i].start, m)
+                                                                  for a, b, m in ms])[1]
                         for i, ms in zip(passages, marks)]
         by_passage = dict(zip(features.passages, features.values[:, features.names.index("text.vectors")]))
         np.testing.assert_allclose([by_passage[i] for i in passages], vectors_part, atol=1e-9)

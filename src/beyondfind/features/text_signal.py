@@ -16,7 +16,9 @@ vector of the passage's lower-case words, and the mean vector of the words withi
 the entity's marks ("SELF was a *stalwart* …", "SELFPRON *brows*"). Each dense column is
 standardised over the training passages and scaled by ``DENSE_SCALE / sqrt(columns)``, so the
 vectors weigh about as much as a unit-length row of n-grams under the same penalty; the fitted
-model folds the standardisation back into per-dimension weights and an offset.
+model folds the standardisation back into per-dimension weights and an offset, and keeps each
+vocabulary word's vector projected on them (``TextModel.word_weights``): the mean of a group's
+rows is that group's score, so a query reads the word list, never the vectors.
 
 Speed: a passage's words and gram counts are taken once per book (:class:`PassageGrams`, kept in
 the book's :class:`GramArena`); a query changes only the grams around its marks, and
@@ -116,10 +118,10 @@ class PassageGrams:
 
 
 def _word_ids(toks: Sequence[str]) -> np.ndarray:
-    vectors = word_vectors.shipped()
-    if vectors is None:
+    vocabulary = word_vectors.shipped_vocabulary()
+    if vocabulary is None:
         return np.full(len(toks), -1, dtype=np.int32)
-    return vectors.ids(t.replace("’", "'") for t in toks)   # "NAME" is no lower-case word: -1
+    return vocabulary.ids(t.replace("’", "'") for t in toks)   # "NAME" is no lower-case word: -1
 
 
 def passage_grams(text: str, offset: int = 0) -> PassageGrams:
@@ -133,25 +135,23 @@ def passage_grams(text: str, offset: int = 0) -> PassageGrams:
                         _word_ids(toks))
 
 
-def dense_features(grams: PassageGrams, marks: Sequence[Mark]) -> np.ndarray:
-    """The passage's word-vector columns before scaling: the mean vector of its words, then the mean
-    vector of the words within :data:`NEAR` words of a marked run (the run itself left out); zeros
-    where no word has a vector (the reference :func:`score_marked` equals)."""
-    vectors = word_vectors.shipped()
-    if vectors is None:
-        return np.zeros(0)
+def word_groups(grams: PassageGrams, marks: Sequence[Mark]) -> tuple[np.ndarray, np.ndarray]:
+    """The word-vector rows of the passage's words, and of the words within :data:`NEAR` words of a
+    marked run (the run itself left out); words without a vector left out."""
     ids = grams.word_ids
     near = np.zeros(len(ids), dtype=bool)
     inside = np.zeros(len(ids), dtype=bool)
     for lo, hi, _marker in _marked_runs(grams, marks):
         near[max(0, lo - NEAR):hi + NEAR] = True
         inside[lo:hi] = True
+    return ids[ids >= 0], ids[near & ~inside & (ids >= 0)]
 
-    def mean(select: np.ndarray) -> np.ndarray:
-        rows = ids[select & (ids >= 0)]
-        return vectors.vectors[rows].astype(float).mean(0) if len(rows) else np.zeros(vectors.dimensions)
 
-    return np.concatenate([mean(np.ones(len(ids), dtype=bool)), mean(near & ~inside)])
+def dense_features(grams: PassageGrams, marks: Sequence[Mark], vectors: word_vectors.WordVectors) -> np.ndarray:
+    """The passage's word-vector columns before scaling, for training: the mean vector of each of
+    :func:`word_groups` (zeros for an empty group)."""
+    return np.concatenate([vectors.vectors[rows].astype(float).mean(0) if len(rows) else np.zeros(vectors.dimensions)
+                           for rows in word_groups(grams, marks)])
 
 
 def _marked_runs(grams: PassageGrams, marks: Sequence[Mark]) -> list[tuple[int, int, str]]:
@@ -278,9 +278,9 @@ def unmarked(model: TextModel, arena: GramArena) -> Unmarked:
     n = len(arena.passages)
     has = arena.word_ids >= 0
     static, near = np.zeros(n), np.zeros(len(has))
-    if model.dense.size:
+    if model.uses_vectors:
         proj = np.zeros((len(has), 2))
-        proj[has] = model.per_word[arena.word_ids[has]]
+        proj[has] = model.checked_word_weights()[arena.word_ids[has]]
         words = np.bincount(arena.token_owner, weights=has, minlength=n)
         total = np.bincount(arena.token_owner, weights=proj[:, 0], minlength=n)
         static = np.divide(total, words, out=np.zeros(n), where=words > 0)
@@ -361,7 +361,7 @@ def score_parts(model: TextModel, arena: GramArena, ids: Sequence[int], marks: n
             old, new = np.log1p(before), np.log1p(before + change)
             dot += np.bincount(kp, weights=(new - old) * w[kc], minlength=len(dot))
             sumsq += np.bincount(kp, weights=new * new - old * old, minlength=len(dot))
-            if model.dense.size:
+            if model.uses_vectors:
                 window_lo = np.maximum(lo - NEAR, first_tok)
                 window = _ranges(window_lo, np.minimum(hi + NEAR, end_tok) - window_lo)
                 near = np.setdiff1d(window, marked)   # each token once, the runs themselves left out
@@ -373,7 +373,7 @@ def score_parts(model: TextModel, arena: GramArena, ids: Sequence[int], marks: n
     hashed, dense = np.zeros(len(pos)), np.zeros(len(pos))
     ok = sumsq > 1e-12
     hashed[ok] = dot[ok] / np.sqrt(sumsq[ok])
-    if model.dense.size:
+    if model.uses_vectors:
         near_total, near_words = near_total[pos], near_words[pos]
         dense += base.static[pos] + model.offset
         dense += np.divide(near_total, near_words, out=np.zeros(len(pos)), where=near_words > 0)
@@ -395,45 +395,49 @@ class TextExample:
     def tokens(self) -> list[str]:
         return marked_tokens(self.grams, self.marks)
 
-    def dense(self) -> np.ndarray:
-        return dense_features(self.grams, self.marks)
+    def dense(self, vectors: word_vectors.WordVectors) -> np.ndarray:
+        return dense_features(self.grams, self.marks, vectors)
 
 
 @dataclass(frozen=True)
 class TextModel:
     weights: np.ndarray   # (BUCKETS,): the hashed n-grams
-    dense: np.ndarray = field(default_factory=lambda: np.zeros((2, 0)))
-    """(2, dimensions): weights of the passage's mean word vector and of the words near the marks"""
+    word_weights: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    """(vocabulary, 2): each word's vector projected on the fitted weights of the passage's mean word
+    vector and of the mean vector of the words near the marks — by linearity the mean of these rows
+    is that part of the score, so scoring needs the shipped word list, never the vectors"""
     offset: float = 0.0
 
-    def vectors(self) -> word_vectors.WordVectors:
-        vectors = word_vectors.shipped()
-        if vectors is None or vectors.dimensions != self.dense.shape[1]:
+    @property
+    def uses_vectors(self) -> bool:
+        return len(self.word_weights) > 0
+
+    def checked_word_weights(self) -> np.ndarray:
+        vocabulary = word_vectors.shipped_vocabulary()
+        if vocabulary is None or len(vocabulary.words) != len(self.word_weights):
             raise FileNotFoundError(f"the text signal needs the word vectors it was trained with "
-                                    f"({self.dense.shape[1]} dimensions) at {word_vectors.SHIPPED}; "
-                                    "run `beyondfind train vectors`")
-        return vectors
+                                    f"({len(self.word_weights)} words) at {word_vectors.SHIPPED}; "
+                                    "run `beyondfind train vectors`, then `beyondfind train ldm`")
+        return self.word_weights
 
-    @cached_property
-    def per_word(self) -> np.ndarray:
-        """(vocabulary, 2): every word's vector on the two dense weight rows, once per model (the
-        arena grows with each query's unseen passages and is scored again), in float64 a slice at
-        a time (the whole matrix in float64 is 24 MB)."""
-        slices = np.array_split(self.vectors().vectors, 16)
-        return np.concatenate([rows.astype(float) @ self.dense.T for rows in slices])
-
-    def score(self, text: str, marks: Sequence[Mark] = ()) -> float:
-        """The passage's score with ``marks`` applied (the reference :func:`score_marked` equals)."""
+    def score_parts(self, text: str, marks: Sequence[Mark] = ()) -> tuple[float, float]:
+        """The hashed n-grams' and the word vectors' parts of the passage's score with ``marks``
+        applied, from scratch (the reference :func:`score_parts` equals)."""
         grams = passage_grams(text)
         idx, val = hashed_tokens(marked_tokens(grams, marks))
-        out = float(val @ self.weights[idx]) if len(idx) else 0.0
-        if self.dense.size:
-            self.vectors()
-            out += float(dense_features(grams, marks) @ self.dense.ravel()) + self.offset
-        return out
+        hashed = float(val @ self.weights[idx]) if len(idx) else 0.0
+        dense = 0.0
+        if self.uses_vectors:
+            ww = self.checked_word_weights()
+            dense = self.offset + sum(float(ww[rows, k].astype(float).mean()) if len(rows) else 0.0
+                                      for k, rows in enumerate(word_groups(grams, marks)))
+        return hashed, dense
+
+    def score(self, text: str, marks: Sequence[Mark] = ()) -> float:
+        return sum(self.score_parts(text, marks))
 
     def to_array(self) -> np.ndarray:
-        return np.concatenate([self.weights, self.dense.ravel(), [self.offset]])
+        return np.concatenate([self.weights, self.word_weights.ravel(), [self.offset]])
 
     @classmethod
     def from_array(cls, values: np.ndarray) -> TextModel:
@@ -441,7 +445,7 @@ class TextModel:
         values = values.astype(float)
         if len(values) == BUCKETS:
             return cls(values)
-        return cls(values[:BUCKETS], values[BUCKETS:-1].reshape(2, -1), float(values[-1]))
+        return cls(values[:BUCKETS], values[BUCKETS:-1].reshape(-1, 2), float(values[-1]))
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -461,8 +465,8 @@ def fit(examples: Sequence[TextExample], ridge: float = RIDGE, iterations: int =
     indices = np.concatenate([i for i, _v in rows]) if rows else np.zeros(0, dtype=np.int64)
     data = np.concatenate([v for _i, v in rows]) if rows else np.zeros(0)
     row_of = np.repeat(np.arange(len(rows)), lengths)
-    use_vectors = word_vectors.shipped() is not None and len(examples) > 0
-    raw = np.array([e.dense() for e in examples]) if use_vectors else np.zeros((len(examples), 0))
+    vectors = word_vectors.shipped() if examples else None
+    raw = np.array([e.dense(vectors) for e in examples]) if vectors is not None else np.zeros((len(examples), 0))
     mean, sd = raw.mean(0), raw.std(0) + 1e-9
     scale = DENSE_SCALE / np.sqrt(max(1, raw.shape[1])) / sd
     z = (raw - mean) * scale
@@ -489,8 +493,15 @@ def fit(examples: Sequence[TextExample], ridge: float = RIDGE, iterations: int =
         p = r + (new / rs) * p
         rs = new
     folded = w[BUCKETS:] * scale   # z @ v == raw @ (v * scale) - mean @ (v * scale)
-    return TextModel(w[:BUCKETS], folded.reshape(2, -1) if len(folded) else np.zeros((2, 0)),
-                     float(-(mean @ folded)) if len(folded) else 0.0)
+    if vectors is None:
+        return TextModel(w[:BUCKETS])
+    return TextModel(w[:BUCKETS], project(vectors, folded.reshape(2, -1)), float(-(mean @ folded)))
+
+
+def project(vectors: word_vectors.WordVectors, dense: np.ndarray) -> np.ndarray:
+    """(vocabulary, 2): every word's vector on the two rows of per-dimension weights ``dense``, in
+    float64 a slice at a time (the whole matrix in float64 is 24 MB)."""
+    return np.concatenate([rows.astype(float) @ dense.T for rows in np.array_split(vectors.vectors, 16)])
 
 
 def fit_excluding(examples: Sequence[TextExample], books: Iterable[str]) -> TextModel:

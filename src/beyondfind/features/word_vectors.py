@@ -23,7 +23,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -37,6 +37,22 @@ _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*", re.UNICODE)
 
 
 @dataclass(frozen=True)
+class Vocabulary:
+    """The words that have vectors, in row order: all a query needs (the text signal ships each
+    word's projection, :class:`~.text_signal.TextModel`), so it never loads the vectors."""
+    words: tuple[str, ...]
+
+    @cached_property
+    def index(self) -> dict[str, int]:
+        return {w: i for i, w in enumerate(self.words)}
+
+    def ids(self, tokens: Iterable[str]) -> np.ndarray:
+        """Each token's row, or -1 for a word outside the vocabulary (and for ``NAME``, a masked name)."""
+        index = self.index
+        return np.array([index.get(t, -1) for t in tokens], dtype=np.int32)
+
+
+@dataclass(frozen=True)
 class WordVectors:
     words: tuple[str, ...]
     vectors: np.ndarray   # (len(words), dimensions), unit rows
@@ -45,23 +61,19 @@ class WordVectors:
     def dimensions(self) -> int:
         return int(self.vectors.shape[1])
 
-    @property
-    def index(self) -> dict[str, int]:
-        return _index(self.words)
+    @cached_property
+    def vocabulary(self) -> Vocabulary:
+        return Vocabulary(self.words)
 
     def ids(self, tokens: Iterable[str]) -> np.ndarray:
-        """Each token's row, or -1 for a word outside the vocabulary (and for ``NAME``, a masked name)."""
-        index = self.index
-        return np.array([index.get(t, -1) for t in tokens], dtype=np.int32)
+        return self.vocabulary.ids(tokens)
 
     def save(self, path: Path) -> None:
+        """``words`` as UTF-8 bytes (read in a millisecond, unlike a numpy unicode string) and the
+        vectors in float16."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(path, words=np.array("\n".join(self.words)), vectors=self.vectors.astype(np.float16))
-
-
-@lru_cache(maxsize=4)
-def _index(words: tuple[str, ...]) -> dict[str, int]:
-    return {w: i for i, w in enumerate(words)}
+        np.savez(path, words=np.frombuffer("\n".join(self.words).encode("utf-8"), dtype=np.uint8),
+                 vectors=self.vectors.astype(np.float16))
 
 
 def _words(text: str) -> list[str]:
@@ -109,9 +121,22 @@ def corpus_texts(data: Path) -> list[str]:
     return [f.read_text(encoding="utf-8", errors="replace") for f in files]
 
 
+def load_vocabulary(path: Path) -> Vocabulary:
+    """The words of vectors :meth:`WordVectors.save` wrote, without reading the vectors."""
+    with np.load(path) as z:
+        return Vocabulary(tuple(z["words"].tobytes().decode("utf-8").split("\n")))
+
+
+def load(path: Path) -> WordVectors:
+    with np.load(path) as z:
+        return WordVectors(load_vocabulary(path).words, z["vectors"].astype(np.float32))
+
+
+@lru_cache(maxsize=1)
+def shipped_vocabulary() -> Vocabulary | None:
+    return load_vocabulary(SHIPPED) if SHIPPED.exists() else None
+
+
 @lru_cache(maxsize=1)
 def shipped() -> WordVectors | None:
-    if not SHIPPED.exists():
-        return None
-    with np.load(SHIPPED) as z:
-        return WordVectors(tuple(str(z["words"]).split("\n")), z["vectors"].astype(np.float32))
+    return load(SHIPPED) if SHIPPED.exists() else None
