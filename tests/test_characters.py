@@ -44,6 +44,15 @@ def test_constraints_keep_family_members_apart_and_join_real_aliases():
     assert bennet.ambiguous and len(bennet.candidates) >= 3   # a family surname stays ambiguous
 
 
+def test_a_saints_name_is_one_first_name():
+    """Jane Eyre: "St. John" is St. John Rivers's first name, not a surname "John" that John Reed's
+    "John" would join (the forms' counts as the book has them)."""
+    index = _index({"St. John": 127, "Mr. St. John": 12, "St. John Rivers": 5, "St. John Eyre Rivers": 1,
+                    "Mr. Rivers": 20, "John Reed": 12, "John": 40, "Mr. Reed": 10})
+    assert _same(index, "St. John", "St. John Rivers") and _same(index, "Mr. St. John", "Mr. Rivers")
+    assert not _same(index, "John", "St. John") and not _same(index, "John Reed", "St. John Rivers")
+
+
 def test_honorific_with_a_first_name_joins_the_full_name():
     index = _index({"Mrs. Rachel": 17, "Mrs. Rachel Lynde": 5, "Miss Lucas": 20, "Charlotte Lucas": 12,
                     "Sir William Lucas": 8, "Maria Lucas": 4})

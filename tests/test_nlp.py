@@ -259,6 +259,19 @@ def test_an_address_word_before_a_name_is_not_part_of_it():
     assert [s.text for s in doc._.names] == ["John", "Jane"]
 
 
+def test_a_saints_name_keeps_its_st():
+    """Jane Eyre's "St. John" ×127 was named "John" and shared the word with John Reed; "St." alone
+    names nobody."""
+    nlp = _rules()
+    words = "I wonder when St. John will come . He saw St. . Mr. St. John spoke .".split()
+    ents = ["O"] * len(words)
+    ents[3:5] = ["B-PER", "I-PER"]
+    ents[10] = "B-PER"
+    ents[12:15] = ["B-PER", "I-PER", "I-PER"]
+    doc = _doc(nlp, words, ents, sent_starts=_starts(words))
+    assert [s.text for s in doc._.names] == ["St. John", "Mr. St. John"]
+
+
 def test_french_titles_are_honorifics():
     """The translated novels' "M. de Villefort", A Tale of Two Cities' "Citizen Defarge" and
     "Ma'amselle Manette": titles with a gender, not first names."""

@@ -176,6 +176,24 @@ class _Form:
     outside: bool = False   # written only in title lines, with a word the story's own forms never use
 
 
+def form_words(key: str) -> tuple[str, ...]:
+    """A form's name words, a saint's name one word: "St. John Rivers" is first name "st john" and
+    surname "rivers", and "St. John" (Jane Eyre, ×127) is his first name, not a "Mr. St" or a
+    surname "John" that John Reed's "John" would join. Persons only: a place's bare word is the
+    place ("Antoine" of A Tale of Two Cities' "Saint Antoine")."""
+    words = key.split()
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        if words[i] in ("st", "saint") and i + 1 < len(words):
+            out.append(f"{words[i]} {words[i + 1]}")
+            i += 2
+        else:
+            out.append(words[i])
+            i += 1
+    return tuple(out)
+
+
 def _gender(form: _Form) -> str | None:
     """From the honorific or the first name (:func:`name_gender`), else from resolved pronouns."""
     known = name_gender(Name(form.honorific, (form.first,) if form.first else ()))
@@ -450,7 +468,8 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
     the two to join, None leaving nicknames their own characters; ``also_near``: positions that
     count as a form's presence in that evidence only (see :func:`_join_nicknames`)."""
     male, female = _first_names()
-    items = [_Form(k, k[0], tuple(k[1].split()), s) for k, s in forms.items() if k[1]]
+    items = [_Form(k, k[0], form_words(k[1]) if s.label == "PER" else tuple(k[1].split()), s)
+             for k, s in forms.items() if k[1]]
     _roles(items, male | female)
     story_words = {w for f in items if not f.stats.titles_only for w in f.words}
     for f in items:

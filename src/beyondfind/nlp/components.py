@@ -128,11 +128,19 @@ def _is_name_token(tok: Token) -> bool:
     if not text[:1].isupper() or not any(c.isalpha() for c in text):
         return False
     honorific = _is_honorific(tok)
-    if tok.lower_ in NOT_NAMES and not honorific:
+    if tok.lower_ in NOT_NAMES and not honorific and not _saint_before_name(tok):
         return False
     if tok.pos_ and tok.pos_ not in ("PROPN", "X") and not honorific and tok.doc.has_annotation("POS"):
         return False
     return not text.isupper() or len(text) <= 3 or _is_honorific(tok)
+
+
+def _saint_before_name(tok: Token) -> bool:
+    """"St." leading a capitalised word is part of the name: "St. John" (Jane Eyre's St. John
+    Rivers, 127 times) is not "John", nor "St. Petersburg" "Petersburg"; alone it names nobody."""
+    nxt = tok.i + 1
+    return (tok.lower_ in ("st.", "st") and nxt < len(tok.doc) and tok.doc[nxt].text[:1].isupper()
+            and tok.doc[nxt].text.isalpha())
 
 
 def _after_honorific(tok: Token) -> bool:
