@@ -41,6 +41,8 @@ def test_vectors_train_reproducibly_from_raw_text(tmp_path):
     assert word_vectors.load_vocabulary(tmp_path / "v.npz").words == a.words
     back = word_vectors.load(tmp_path / "v.npz")
     assert back.words == a.words and np.abs(back.vectors - a.vectors).max() < 1e-3   # float16 on disk
+    np.savez(tmp_path / "first.npz", words=np.array("\n".join(a.words)), vectors=a.vectors.astype(np.float16))
+    assert word_vectors.load(tmp_path / "first.npz").words == a.words   # the first version's file still loads
     with pytest.raises(ValueError, match="give more text"):
         word_vectors.train(["a few words only"], min_count=1)
 

@@ -426,7 +426,7 @@ class TextModel:
 
     def score_parts(self, text: str, marks: Sequence[Mark] = ()) -> tuple[float, float]:
         """The hashed n-grams' and the word vectors' parts of the passage's score with ``marks``
-        applied, from scratch (the reference :func:`score_parts` equals)."""
+        applied, from scratch: the reference that the arrays of :func:`score_parts` equal."""
         grams = passage_grams(text)
         idx, val = hashed_tokens(marked_tokens(grams, marks))
         hashed = float(val @ self.weights[idx]) if len(idx) else 0.0

@@ -121,15 +121,20 @@ def corpus_texts(data: Path) -> list[str]:
     return [f.read_text(encoding="utf-8", errors="replace") for f in files]
 
 
+def _stored_words(z) -> tuple[str, ...]:
+    words = z["words"]   # UTF-8 bytes; a numpy unicode string in files of the first version
+    return tuple((str(words) if words.dtype.kind == "U" else words.tobytes().decode("utf-8")).split("\n"))
+
+
 def load_vocabulary(path: Path) -> Vocabulary:
     """The words of vectors :meth:`WordVectors.save` wrote, without reading the vectors."""
     with np.load(path) as z:
-        return Vocabulary(tuple(z["words"].tobytes().decode("utf-8").split("\n")))
+        return Vocabulary(_stored_words(z))
 
 
 def load(path: Path) -> WordVectors:
     with np.load(path) as z:
-        return WordVectors(load_vocabulary(path).words, z["vectors"].astype(np.float32))
+        return WordVectors(_stored_words(z), z["vectors"].astype(np.float32))
 
 
 @lru_cache(maxsize=1)
