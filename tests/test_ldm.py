@@ -182,7 +182,7 @@ def test_text_signal_per_query_update_equals_rehashing_the_marked_passage(huck):
     for name, (passages, marks) in queries.items():
         reference = [model.score(huck.passages[i].text, [(a - huck.passages[i].start, b - huck.passages[i].start, m)
                                                          for a, b, m in ms]) for i, ms in zip(passages, marks)]
-        scores = text_signal.score_marked(model, arena, passages, text_signal.mark_rows(marks), base)
+        scores = sum(text_signal.score_parts(model, arena, passages, text_signal.mark_rows(marks), base))
         np.testing.assert_allclose(scores, reference, atol=1e-9)
         features = extract_features(huck, parse_name(name), name)   # the product's path, marks taken from evidence
         by_passage = dict(zip(features.passages, features.values[:, features.names.index("text.descriptive")]))

@@ -25,7 +25,7 @@ def test_shipped_vectors_put_description_words_together():
     assert {"fifteen", "eighteen"} <= set(_nearest(vectors, "sixteen"))
     assert {"sister", "wife", "son"} <= set(_nearest(vectors, "daughter"))
     assert "didn't" in _nearest(vectors, "don't")
-    ids = vectors.ids(["tall", "NAME", "zzzzq"])
+    ids = vectors.vocabulary.ids(["tall", "NAME", "zzzzq"])
     assert ids[0] == vectors.vocabulary.index["tall"] and list(ids[1:]) == [-1, -1]   # a masked name has no vector
 
 

@@ -22,7 +22,7 @@ rows is that group's score, so a query reads the word list, never the vectors.
 
 Speed: a passage's words and gram counts are taken once per book (:class:`PassageGrams`, kept in
 the book's :class:`GramArena`); a query changes only the grams around its marks, and
-:func:`score_marked` updates the score and the norm from those (no passage is hashed again per
+:func:`score_parts` updates the score and the norm from those (no passage is hashed again per
 query).
 
 Cross-fitting: the signal used to score a book never saw that book's judgments
@@ -156,7 +156,7 @@ def dense_features(grams: PassageGrams, marks: Sequence[Mark], vectors: word_vec
 
 def _marked_runs(grams: PassageGrams, marks: Sequence[Mark]) -> list[tuple[int, int, str]]:
     """(first token, end token, marker) per mark that covers at least one token and overlaps no
-    earlier mark, in order (the rule :func:`score_marked` applies with arrays)."""
+    earlier mark, in order (the rule :func:`score_parts` applies with arrays)."""
     runs: list[tuple[int, int, str]] = []
     reach = 0
     for a, b, marker in sorted(marks):
@@ -271,7 +271,7 @@ class Unmarked:
 
 def unmarked(model: TextModel, arena: GramArena) -> Unmarked:
     """Per held passage, the dot product with the weights and the squared norm of its ``log(1 +
-    count)`` vector before any mark, and its mean word vector's score: what :func:`score_marked`
+    count)`` vector before any mark, and its mean word vector's score: what :func:`score_parts`
     corrects (cache it per model)."""
     owner, cols = arena.keys // BUCKETS, arena.keys % BUCKETS
     logs = np.log1p(arena.counts.astype(float))
@@ -293,13 +293,6 @@ def mark_rows(marks: Sequence[Sequence[Mark]]) -> np.ndarray:
     """``marks[k]`` (the marks of the k-th passage scored) as rows (start, end, marker code, k)."""
     flat = [v for k, ms in enumerate(marks) for a, b, mk in ms for v in (a, b, MARKERS[mk], k)]
     return np.array(flat, dtype=np.int64).reshape(-1, 4)
-
-
-def score_marked(model: TextModel, arena: GramArena, ids: Sequence[int], marks: np.ndarray,
-                 base: Unmarked | None = None) -> np.ndarray:
-    """``model.score`` of passages ``ids`` with the marks applied: :func:`score_parts` summed."""
-    hashed, dense = score_parts(model, arena, ids, marks, base)
-    return hashed + dense
 
 
 def score_parts(model: TextModel, arena: GramArena, ids: Sequence[int], marks: np.ndarray,

@@ -65,9 +65,6 @@ class WordVectors:
     def vocabulary(self) -> Vocabulary:
         return Vocabulary(self.words)
 
-    def ids(self, tokens: Iterable[str]) -> np.ndarray:
-        return self.vocabulary.ids(tokens)
-
     def save(self, path: Path) -> None:
         """``words`` as UTF-8 bytes (read in a millisecond, unlike a numpy unicode string) and the
         vectors in float16."""

@@ -38,7 +38,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..nlp.names import NAME_PARTICLES, NEUTRAL_HONORIFICS, Name, _first_names, name_gender, nicknames
+from ..nlp.names import NAME_PARTICLES, NEUTRAL_HONORIFICS, SAINT_WORDS, Name, _first_names, name_gender, nicknames
 
 FormKey = tuple[str | None, str]   # (honorific, name words joined by spaces)
 MARRIED = frozenset({"mrs", "lady", "madam", "madame", "mme", "widow", "frau", "signora"})
@@ -185,7 +185,7 @@ def form_words(key: str) -> tuple[str, ...]:
     out: list[str] = []
     i = 0
     while i < len(words):
-        if words[i] in ("st", "saint") and i + 1 < len(words):
+        if words[i] in SAINT_WORDS and i + 1 < len(words):
             out.append(f"{words[i]} {words[i + 1]}")
             i += 2
         else:

@@ -16,8 +16,8 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
 from . import anaphora
-from .names import (FIRST_PERSON_PRONOUNS, GROUP_HONORIFICS, NAME_PARTICLES, NOT_NAMES, STRIP_HONORIFICS,
-                    THIRD_PERSON_PRONOUNS, _first_names, name_gender, parse_name, pronoun_gender)
+from .names import (FIRST_PERSON_PRONOUNS, GROUP_HONORIFICS, NAME_PARTICLES, NOT_NAMES, SAINT_WORDS,
+                    STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, _first_names, name_gender, parse_name, pronoun_gender)
 from .syntax import is_subject
 from .text import quote_mask
 
@@ -139,7 +139,7 @@ def _saint_before_name(tok: Token) -> bool:
     """"St." leading a capitalised word is part of the name: "St. John" (Jane Eyre's St. John
     Rivers, 127 times) is not "John", nor "St. Petersburg" "Petersburg"; alone it names nobody."""
     nxt = tok.i + 1
-    return (tok.lower_ in ("st.", "st") and nxt < len(tok.doc) and tok.doc[nxt].text[:1].isupper()
+    return (tok.lower_.rstrip(".") in SAINT_WORDS and nxt < len(tok.doc) and tok.doc[nxt].text[:1].isupper()
             and tok.doc[nxt].text.isalpha())
 
 

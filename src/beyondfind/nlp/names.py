@@ -35,7 +35,8 @@ NEUTRAL_HONORIFICS = frozenset({"old", "young", "little", "poor", "dear", "cousi
 # plural honorifics: "the Misses Eshton" are two people, not a name
 GROUP_HONORIFICS = frozenset({"misses", "messrs", "mesdames", "mmes", "mlles"})
 # "pap" and "st" are name-like in the books; only these are stripped as honorifics:
-STRIP_HONORIFICS = (MALE_HONORIFICS | FEMALE_HONORIFICS) - {"pap", "st", "saint", "old", "young", "little"}
+SAINT_WORDS = frozenset({"st", "saint"})   # part of the name after them ("St. John"), never stripped
+STRIP_HONORIFICS = (MALE_HONORIFICS | FEMALE_HONORIFICS) - SAINT_WORDS - {"pap", "old", "young", "little"}
 
 MALE_PRONOUNS = frozenset({"he", "him", "his", "himself"})
 FEMALE_PRONOUNS = frozenset({"she", "her", "hers", "herself"})
