@@ -243,6 +243,70 @@ def test_place_queries_count_every_mention_of_the_place_and_no_pronouns(pride):
     assert {s.passage for s in baselines.find(pride, "Pemberley")} <= {s.passage for s in ranked}
 
 
+def test_reciprocal_rank_fusion_by_its_definition():
+    from beyondfind.ranking.fusion import K, fused, ranks
+
+    np.testing.assert_array_equal(ranks(np.array([0.2, 0.9, 0.2, 0.5])), [3, 1, 4, 2])   # ties keep order
+    np.testing.assert_array_equal(ranks(np.array([5.0, 4.0, 3.0]), present=np.array([False, True, True])),
+                                  [np.inf, 1, 2])
+    a, b = np.array([1, 2, 3.0]), np.array([3, np.inf, 1.0])
+    expected = (1 / (K + a) + np.where(np.isfinite(b), 1 / (K + b), 0.0)) * (K + 1) / 2
+    np.testing.assert_allclose(fused([a, b]), expected)
+    assert fused([np.array([1.0]), np.array([1.0]), np.array([1.0])])[0] == pytest.approx(1.0)
+    with pytest.raises(ValueError):
+        fused([])
+
+
+def test_place_queries_fuse_ldm_with_book_order_and_bm25(pride):
+    """A place's candidates are sorted by the fusion of LDM's, Find's and BM25 b=0's rankings (shown
+    with --explain), scored as a calibrated probability; a person's are not fused."""
+    from beyondfind.ranking.fusion import fused
+    from beyondfind.retrieval import baselines
+
+    model = ldm.load_model()
+    assert model.place_calibration is not None
+    ranking = ldm.rank_ldm(pride, parse_name("Pemberley"), "Pemberley", explain=True)
+    assert all(0.0 < s.score < 1.0 for s in ranking)
+    scores = [s.score for s in ranking]
+    assert scores == sorted(scores, reverse=True) and scores[0] > 1.5 * scores[-1]
+    ranks = {m: np.array([np.inf if s.explain["fused_ranks"][m] is None else s.explain["fused_ranks"][m]
+                          for s in ranking]) for m in ("ldm", "find", "bm25_b0")}
+    agreement = fused(list(ranks.values()))
+    assert (np.diff(agreement) <= 1e-12).all()           # the order is the fused order
+    assert sorted(ranks["ldm"]) == list(range(1, len(ranking) + 1))
+    # Find's ranks: the candidates holding "Pemberley", in book order
+    found = sorted(s.passage for s, r in zip(ranking, ranks["find"]) if np.isfinite(r))
+    candidates = {s.passage for s in ranking}
+    assert found and set(found) == {s.passage for s in baselines.find(pride, "Pemberley")} & candidates
+    position = {s.passage: k for k, s in enumerate(ranking)}
+    assert [int(ranks["find"][position[i]]) for i in found] == list(range(1, len(found) + 1))
+    assert not any(r == r and np.isinf(r) for r in ranks["bm25_b0"])
+    person = ldm.rank_ldm(pride, parse_name("Mr. Darcy"), "Mr. Darcy", explain=True)
+    assert "fused_ranks" not in person[0].explain
+
+
+def test_held_out_scores_give_places_a_fused_score_to_calibrate(pride):
+    """`train ldm` calibrates persons on LDM's raw score and places on the fused score: the sample
+    holds both kinds, the fused score only for places, in [0, 1], and both fit."""
+    from types import SimpleNamespace
+
+    from beyondfind.datasets.judgments import load_book_judgments, merge_judgments
+    from beyondfind.ranking.calibration import fit
+
+    from .conftest import DATA
+
+    judged = [bj for bj in merge_judgments(load_book_judgments(DATA / "judgments" / "books"),
+                                           load_book_judgments(DATA / "judgments" / "places"))
+              if bj.book == pride.document.name]
+    runner = SimpleNamespace(fold_model=lambda book: (ldm.load_model(), None))
+    held = ldm.held_out_scores(judged, DATA / "books", lambda path: pride, runner)
+    assert held.place.any() and (~held.place).any() and len(held.raw) == len(held.gains) == len(held.fused)
+    assert np.isnan(held.fused[~held.place]).all() and (0 < held.fused[held.place]).all()
+    assert (held.fused[held.place] <= 1).all()
+    for scores, rows in ((held.raw, ~held.place), (held.fused, held.place)):
+        assert fit(scores[rows], held.gains[rows]).a > 0      # higher score, likelier Good
+
+
 def test_darcy_and_heathcliff_introductions_in_top5_with_a_model_that_never_saw_the_book(tmp_path_factory, nlp):
     """Chapter 3's "his fine, tall person, handsome features, noble mien" must reach the top 5 for
     Mr. Darcy, and Chapter 1's "a dark-skinned gipsy in aspect" for Heathcliff, when LDM is trained

@@ -56,14 +56,19 @@ def run_ldm(args) -> int:
         print("\nfeature-group ablation (mean condensed nDCG@5, leave-one-book-out):")
         for name, value in report.group_ablation(judgments, books_dir, search.book_for, run_method).items():
             print(f"  {name:12} {value:.3f}")
-    raw, gains = ldm.held_out_scores(judgments, books_dir, search.book_for, runner)
-    calibration = fit_calibration(raw, gains)
-    print("\ncalibration on held-out books, P(Good or Perfect): predicted vs observed (passages)")
-    for low, predicted, observed, n in reliability(calibration(raw), gains):
-        print(f"  p >= {low:.2f}: {predicted:.2f} vs {observed:.2f} ({n})")
+    held = ldm.held_out_scores(judgments, books_dir, search.book_for, runner)
+    calibrations = {}
+    for key, label, values, rows in (("calibration", "persons (LDM score)", held.raw, ~held.place),
+                                     ("place_calibration", "places (fused score)", held.fused, held.place)):
+        if not rows.any():
+            continue
+        calibrations[key] = fit_calibration(values[rows], held.gains[rows])
+        print(f"\ncalibration on held-out books, {label}, P(Good or Perfect): predicted vs observed (passages)")
+        for low, predicted, observed, n in reliability(calibrations[key](values[rows]), held.gains[rows]):
+            print(f"  p >= {low:.2f}: {predicted:.2f} vs {observed:.2f} ({n})")
     print("\ntraining the final model on all judged books …", file=sys.stderr)
     meta = {"trained_on": [bj.book for bj in judgments], "lobo_ndcg5_condensed": round(scores["mean"]["nDCG@5/c"], 4),
-            "calibration": calibration.to_dict()}
+            **{key: c.to_dict() for key, c in calibrations.items()}}
     model, text_model, ts = ldm.train_final(judgments, books_dir, search.book_for, meta)
     model.meta["pairs"] = int(len(ts.y))
     out = args.output or ldm.SHIPPED_MODEL

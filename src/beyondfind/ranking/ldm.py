@@ -4,6 +4,12 @@ Training pairs are (entity, judged candidate passage) with the judgment's gain a
 Good 2, Fair 1, Bad 0; ``label_gain`` = identity, so LightGBM optimises the same nDCG as
 :mod:`beyondfind.evaluation.measures`). A model stores its feature names and format version;
 prediction selects features by name and refuses a model whose names it cannot supply.
+
+For a place or an institution LDM's order is fused (reciprocal rank fusion, :mod:`.fusion`) with
+Find's (passages holding the exact name, in book order) and BM25 b=0's: with 11 judged places
+against 112 characters the trees learn places poorly, and the two baselines are strong there
+(docs/evaluation.md). The shown score stays a probability: a second Platt map, fitted on
+held-out fused scores of judged places, turns the fused score into P(Good or Perfect).
 """
 
 from __future__ import annotations
@@ -23,9 +29,11 @@ from ..features.descriptiveness import FEATURE_DESCRIPTIONS, marks_between
 from ..features.text_signal import TextExample, TextModel, fit, fit_excluding
 from ..index import IndexedBook
 from ..nlp.names import Name, parse_name
+from ..retrieval.baselines import exact_counts
 from ..retrieval.lrm import LRMSettings
 from ..retrieval.ranking import Scored, sort_scored
 from .calibration import Calibration
+from .fusion import fused, ranks
 from .trees import TreeEnsemble
 
 FORMAT_VERSION = 1
@@ -95,6 +103,11 @@ class LDMModel:
     def calibration(self) -> Calibration | None:
         """Raw score → P(Good or Perfect), fitted on leave-one-book-out scores (``meta["calibration"]``)."""
         return Calibration.from_dict(self.meta["calibration"]) if "calibration" in self.meta else None
+
+    @cached_property
+    def place_calibration(self) -> Calibration | None:
+        """Fused place score → P(Good or Perfect), fitted like :attr:`calibration` (``meta["place_calibration"]``)."""
+        return Calibration.from_dict(self.meta["place_calibration"]) if "place_calibration" in self.meta else None
 
     def contributions(self, matrix: FeatureMatrix) -> np.ndarray:
         """Per-feature contributions (LightGBM ``pred_contrib``); last column is the bias."""
@@ -180,22 +193,52 @@ def train(ts: TrainingSet, rounds: int = NUM_ROUNDS, params: dict | None = None,
     return LDMModel.from_booster(booster, ts.names, meta)
 
 
+def is_place_query(fm: FeatureMatrix) -> bool:
+    return bool(fm.passages) and fm.values[0, fm.names.index("query.place")] > 0
+
+
+def place_rankings(book: IndexedBook, fm: FeatureMatrix, raw: np.ndarray, entity_text: str) -> dict[str, np.ndarray]:
+    """The three rankings of a place query's candidates (rank 1 = best, ∞ = not in that ranking):
+    LDM's, Find's (candidates holding the exact name, in book order) and BM25 b=0's."""
+    passages = np.asarray(fm.passages)
+    has_name = exact_counts(book, entity_text)[passages] > 0
+    return {"ldm": ranks(raw), "find": ranks(-passages.astype(float), present=has_name),
+            "bm25_b0": ranks(fm.values[:, fm.names.index("extra.bm25_b0")])}
+
+
+def ranking_scores(model: LDMModel, book: IndexedBook, fm: FeatureMatrix, raw: np.ndarray,
+                   entity_text: str) -> tuple[np.ndarray, dict[str, np.ndarray] | None]:
+    """The scores candidates are sorted by, and a place query's rankings that were fused.
+
+    A person: ``calibration(raw)``. A place: the normalised RRF of :func:`place_rankings`, through
+    ``place_calibration``. Without a calibration (a model trained inside a fold) the uncalibrated
+    value, which orders the same."""
+    if not is_place_query(fm):
+        return (model.calibration(raw) if model.calibration else raw), None
+    rankings = place_rankings(book, fm, raw, entity_text)
+    agreement = fused(list(rankings.values()))
+    return (model.place_calibration(agreement) if model.place_calibration else agreement), rankings
+
+
 def rank_ldm(book: IndexedBook, query: Name, entity_text: str | None = None, settings: LRMSettings = LRMSettings(),
              explain: bool = False, model: LDMModel | None = None, text_model: TextModel | None = None) -> list[Scored]:
     """Candidates best first; a calibrated model's score is the probability that the passage is
-    Good or Perfect (0–1), otherwise LambdaMART's raw score."""
+    Good or Perfect (0–1), otherwise LambdaMART's raw score (a place: the fused score, 0–1)."""
     model = model or load_model()
-    fm = extract_features(book, query, entity_text or " ".join(query.words), settings, text_model)
+    entity_text = entity_text or " ".join(query.words)
+    fm = extract_features(book, query, entity_text, settings, text_model)
     if not fm.passages:
         return []
     raw = model.predict(fm)
-    scores = model.calibration(raw) if model.calibration else raw
+    scores, rankings = ranking_scores(model, book, fm, raw, entity_text)
     contrib = model.contributions(fm) if explain else None
     out = []
     for k, i in enumerate(fm.passages):
         info = None
         if explain:
             info = {**explanation(model, fm, contrib[k], k), "ldm_raw": round(float(raw[k]), 4)}
+            if rankings is not None:
+                info["fused_ranks"] = {m: (int(r[k]) if np.isfinite(r[k]) else None) for m, r in rankings.items()}
         out.append(Scored(i, float(scores[k]), info))
     return sort_scored(out)
 
@@ -287,21 +330,39 @@ def leave_one_book_out_runner(judgments: list[BookJudgments], books_dir: Path, l
     return run
 
 
+@dataclass(frozen=True)
+class HeldOutScores:
+    """Every judged candidate scored by the fold model that never saw its book: LDM's raw score,
+    the fused score (places only, NaN for persons), the judged gain and whether the query is a place."""
+
+    raw: np.ndarray
+    fused: np.ndarray
+    gains: np.ndarray
+    place: np.ndarray
+
+
 def held_out_scores(judgments: list[BookJudgments], books_dir: Path, load_book: Callable[[Path], IndexedBook],
-                    runner, settings: LRMSettings = LRMSettings()) -> tuple[np.ndarray, np.ndarray]:
-    """Raw scores and gains of every judged candidate, each scored by the fold model that never saw
-    its book (``runner`` from :func:`leave_one_book_out_runner`): the sample for calibration."""
-    scores, gains = [], []
+                    runner, settings: LRMSettings = LRMSettings()) -> HeldOutScores:
+    """The sample for calibration (``runner`` from :func:`leave_one_book_out_runner`)."""
+    raw_all, fused_all, gains, place = [], [], [], []
     for bj in judgments:
         book = load_book(books_dir / bj.book)
         model, text_model = runner.fold_model(bj.book)
         for entity in bj.entities():
             fm = extract_features(book, parse_name(entity), entity, settings, text_model)
+            if not fm.passages:
+                continue
             raw = model.predict(fm)
+            is_place = is_place_query(fm)
+            agreement = fused(list(place_rankings(book, fm, raw, entity).values())) if is_place \
+                else np.full(len(raw), np.nan)
             for k, i in enumerate(fm.passages):
                 p = book.passages[i]
                 g = judged_gain(bj.by_entity[entity], p.start, p.end)
                 if g is not None:
-                    scores.append(raw[k])
+                    raw_all.append(raw[k])
+                    fused_all.append(agreement[k])
                     gains.append(g)
-    return np.array(scores, dtype=float), np.array(gains)
+                    place.append(is_place)
+    return HeldOutScores(np.array(raw_all, dtype=float), np.array(fused_all, dtype=float), np.array(gains),
+                         np.array(place, dtype=bool))
