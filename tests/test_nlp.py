@@ -137,6 +137,10 @@ def test_a_dash_after_punctuation_does_not_glue_a_name_to_the_next_word(nlp):
     assert "Mr. Knightley" in names and "Miss Watson" in names and "Tom Sawyer" in names
     assert not any("--" in n or "!" in n for n in names)
     assert [t.text for t in nlp("I said--and Tom laughed")][1:4] == ["said", "--", "and"]   # as before
+    # Gutenberg italics before the dash (Dracula's diary entries)
+    doc = nlp("_11 October, Evening._--Jonathan Harker has asked me to note this. _Later._--Lucy is better.")
+    assert [t.text for t in doc][4:9] == ["Evening", ".", "_", "--", "Jonathan"]
+    assert {"Jonathan Harker", "Lucy"} <= {s.text for s in doc._.names}
 
 
 def test_a_first_name_said_to_someone_is_a_name_whatever_its_tag(nlp):

@@ -82,9 +82,11 @@ def one_blas_thread() -> None:
 
 # A dash after punctuation: spaCy's English infixes split "said--and" but not "Knightley!--I" or
 # "Watson.--Tom", which became one token and glued names to the next word ("Mr. Knightley!--I",
-# key "knightley i"; 47 of Emma's name mentions, and vocatives lost: "Jim!--Jim").
-DASH_AFTER_PUNCTUATION = (r"[.!?,;:”\")]+(?=--|—)"                 # "Knightley!--I": the "!" ...
-                          r"|(?<=[.!?,;:’'\"”)])(?:--|—)"              # ... and the dash are tokens,
+# key "knightley i"; 47 of Emma's name mentions, and vocatives lost: "Jim!--Jim"). Project
+# Gutenberg's italics end with "_" before the dash too: Dracula's 176 diary entries open
+# "_Evening._--Jonathan Harker has …", which glued "Evening._--Jonathan" into one token.
+DASH_AFTER_PUNCTUATION = (r"[.!?,;:”\")]+(?=_?(?:--|—))|_(?=--|—)"     # "Knightley!--I": the "!" ...
+                          r"|(?<=[.!?,;:’'\"”)_])(?:--|—)"             # ... and the dash are tokens,
                           r"|(?:(?<=--)|(?<=—))[“\"‘]")                 # as is a quote opening after it
 
 
