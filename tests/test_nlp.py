@@ -220,6 +220,28 @@ def test_a_word_the_book_writes_after_a_persons_honorific_is_a_person(nlp):
     assert labels["PER"] >= 30 and labels["PER"] == sum(labels.values())
 
 
+def test_a_name_that_owns_a_place_is_not_a_person(nlp):
+    """A Tale of Two Cities' tagger reads "Tellson's" (the bank) as a person: 88 mentions, a
+    "character" of the entity list. The book writes "Tellson's Bank" and no person of that name, so
+    it is a building; Mr. Lorry, who works there, stays a person. A first name is never read so:
+    Huckleberry Finn's "Jackson's Island" beside George Jackson."""
+    from collections import Counter
+
+    from beyondfind.documents import load_document
+    from beyondfind.nlp.name_evidence import NameEvidence
+
+    book = load_document(DATA / "books" / "98-tale-of-two-cities.txt")
+    assert NameEvidence(book.text).names_a_place("tellson")
+    assert not NameEvidence(book.text).names_a_place("lorry")
+    huck = NameEvidence(load_document(DATA / "books" / "76-huckleberry-finn.txt").text)
+    assert huck.owned_places["jackson"] >= 2 and not huck.names_a_place("jackson")
+    passages = [p.text for p in book.passages if "Tellson" in p.text]
+    ann = annotate_document(parse_document(("\n\n".join(passages[:40]) + "\n").encode(), "tellson.txt"), nlp)
+    labels = Counter(m.label for m in ann.mentions if m.is_name and m.key == "tellson")
+    assert sum(labels.values()) >= 10 and not labels["PER"]
+    assert any(m.label == "PER" for m in ann.mentions if m.is_name and m.key == "lorry")
+
+
 def test_a_first_name_with_a_persons_surname_is_a_person(nlp):
     """Oliver Twist's tagger reads "Charley Bates" as an organisation more often than as a person;
     the book writes "Master Bates", so the first name and that surname are a person's."""

@@ -76,6 +76,8 @@ _SHIP_PARTS = r"(?:deck|decks|hull|keel|bows?|stern|masts?|sails?|crew|boats?|an
 _SHIP = re.compile(r"\b(?:aboard|on board(?: of)?)\s+the\s+([A-Z][a-z’']+)\b(?![’']s\b)"
                    r"|\b[Tt]he\s+([A-Z][a-z’']+)[’']s\s+" + _SHIP_PARTS + r"\b")
 MIN_SHIP = 2
+_OWNED_PLACE = re.compile(r"(?<![\w'’])([A-Z][a-z’']+)[’']s\s+([A-Z][a-z]+)\b")   # "Tellson's Bank"
+MIN_OWNED_PLACE = 2
 _SENT_START = re.compile(r"(?:^|[.!?:;“\"‘_—-]\s*|\n\s*)$")
 
 
@@ -181,6 +183,21 @@ class NameEvidence:
         """A one-word "person" the book boards or gives a deck, hull, crew … (``MIN_SHIP`` times,
         always after "the"): a ship, not a person."""
         return self.shipped.get(word, 0) >= MIN_SHIP
+
+    @cached_property
+    def owned_places(self) -> Counter:
+        """Capitalised words written as the owner of a place or institution ("Tellson's Bank",
+        "Jackson's Island": the second word a place head), by lower-cased word."""
+        return Counter(m.group(1).lower() for m in _OWNED_PLACE.finditer(self.text)
+                       if m.group(2).lower() in PLACE_HEADS)
+
+    def names_a_place(self, word: str) -> bool:
+        """A one-word "person" that names a place or institution (``MIN_OWNED_PLACE`` times) and is
+        no first name: A Tale of Two Cities' "Tellson's" (88 mentions, the bank), Tom Sawyer's
+        "Jackson" (of Jackson's Island). Whether the book also writes it as a person's name is the
+        caller's to check."""
+        male, female = _first_names()
+        return self.owned_places.get(word, 0) >= MIN_OWNED_PLACE and word not in male and word not in female
 
     def place_named(self, key: str) -> bool:
         """Several words starting with a place word ("Castle Dracula", "Castle of Dracula", "Lake
