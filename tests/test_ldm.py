@@ -260,6 +260,8 @@ def test_reciprocal_rank_fusion_by_its_definition():
 def test_place_queries_fuse_ldm_with_book_order_and_bm25(pride):
     """A place's candidates are sorted by the fusion of LDM's, Find's and BM25 b=0's rankings (shown
     with --explain), scored as a calibrated probability; a person's are not fused."""
+    from beyondfind.books import rank_passages
+    from beyondfind.cli.rank import format_table
     from beyondfind.ranking.fusion import fused
     from beyondfind.retrieval import baselines
 
@@ -283,6 +285,8 @@ def test_place_queries_fuse_ldm_with_book_order_and_bm25(pride):
     assert not any(r == r and np.isinf(r) for r in ranks["bm25_b0"])
     person = ldm.rank_ldm(pride, parse_name("Mr. Darcy"), "Mr. Darcy", explain=True)
     assert "fused_ranks" not in person[0].explain
+    table = format_table(rank_passages(pride, "Pemberley", "ldm", top=2, explain=True), "Pemberley")
+    assert table.count("fused ranks: ldm #") == 2 and "bm25_b0 #" in table
 
 
 def test_held_out_scores_give_places_a_fused_score_to_calibrate(pride):

@@ -78,6 +78,9 @@ def format_table(results, title: str) -> str:
                 lines.append("    why: " + "; ".join(r.why))
             facts = {k: v for k, v in r.explain.items() if k in ("EF", "CR", "g", "lrm")}
             lines.append("    " + ", ".join(f"{k}={v}" for k, v in facts.items()))
+            if "fused_ranks" in r.explain:   # a place: LDM's order fused with Find's and BM25 b=0's
+                ranks = ", ".join(f"{m} #{'–' if k is None else k}" for m, k in r.explain["fused_ranks"].items())
+                lines.append(f"    fused ranks: {ranks}")
         lines.append("")
     if not results:
         lines.append("(no passages)")
