@@ -194,8 +194,10 @@ def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
 
 
 def _honorific_surnames(forms: list[tuple[str, bool, str]]) -> set[str]:
-    """Last words of persons' names written after an honorific ("Mr. Chester" → chester)."""
-    return {key.split()[-1] for key, honorific, label in forms if label == "PER" and honorific and key}
+    """Last words of persons' names written after an honorific ("Mr. Chester" → chester), not of
+    "X of Y" ("Mr. Lorry of Tellson's": Tellson is the bank)."""
+    return {key.split()[-1] for key, honorific, label in forms
+            if label == "PER" and honorific and key and "of" not in key.split()}
 
 
 def _first_and_family_name(key: str, surnames: set[str]) -> bool:
@@ -209,12 +211,12 @@ def _first_and_family_name(key: str, surnames: set[str]) -> bool:
 def _person_words(forms: list[tuple[str, bool, str]], surnames: set[str]) -> set[str]:
     """Words the book writes as part of a person's name: surnames after an honorific ("Mr. Chester")
     or a first name ("John Chester"), and every word of a full name ending in such a surname
-    ("Camden Farebrother"). ``surnames``: :func:`_honorific_surnames` of ``forms``."""
+    ("Camden Farebrother"); never from "X of Y". ``surnames``: :func:`_honorific_surnames` of ``forms``."""
     male, female = _first_names()
     out = set(surnames)
     for key, _honorific, label in forms:
         words = key.split()
-        if label == "PER" and len(words) > 1:
+        if label == "PER" and len(words) > 1 and "of" not in words:   # "Lorry of Tellson": a bank
             if words[0] in male or words[0] in female:
                 out.add(words[-1])
             if words[-1] in surnames:
