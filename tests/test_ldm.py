@@ -287,6 +287,9 @@ def test_place_queries_fuse_ldm_with_book_order_and_bm25(pride):
     assert "fused_ranks" not in person[0].explain
     table = format_table(rank_passages(pride, "Pemberley", "ldm", top=2, explain=True), "Pemberley")
     assert table.count("fused ranks: ldm #") == 2 and "bm25_b0 #" in table
+    # typed in lower case, the name still counts where the book writes it (Find, exact-name features)
+    assert [(r.passage, r.score) for r in rank_passages(pride, "pemberley", "ldm", top=5)] == \
+        [(r.passage, r.score) for r in rank_passages(pride, "Pemberley", "ldm", top=5)]
 
 
 def test_held_out_scores_give_places_a_fused_score_to_calibrate(pride):

@@ -84,7 +84,7 @@ def rank_passages(book: IndexedBook, entity: str | EntityQuery, method: str = DE
                   before: int | None = None, explain: bool = False,
                   settings: LRMSettings = LRMSettings()) -> list[RankedPassage]:
     """The top passages describing ``entity``; ``before``: only passages ending at or before it."""
-    q = as_query(entity)
+    q = as_query(entity).written_as_in(book.document.text)
     ranker = methods.get_method(method)
     top = validate.count(top, "top")
     before = validate.offset(before, "before")

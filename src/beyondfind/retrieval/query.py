@@ -7,7 +7,9 @@ lower-cased and accent-folded, so ``Natasha`` finds ``Natásha``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from collections import Counter
+from dataclasses import dataclass, replace
 
 from .. import BeyondfindError
 from ..nlp.names import Name, parse_name
@@ -37,3 +39,17 @@ class EntityQuery:
         if not name.words:
             raise BeyondfindError(f"entity name {text!r} has no letters; give a name such as 'Mary Jane'")
         return cls(text.strip(), name)
+
+    def written_as_in(self, document_text: str) -> "EntityQuery":
+        """This query with its text as the document writes it, when the document writes it only in
+        another case ("pemberley" → "Pemberley"), so exact-string evidence (Find, LDM's exact-name
+        features, a place's fusion with Find) counts what a reader means. The most frequent
+        spelling wins; a text the document writes as typed, or not at all, is kept.
+
+        >>> EntityQuery.parse("mr. darcy").written_as_in("Mr. Darcy bowed. MR. DARCY! Mr. Darcy.").text
+        'Mr. Darcy'
+        """
+        if self.text in document_text:
+            return self
+        spellings = Counter(m.group(0) for m in re.finditer(re.escape(self.text), document_text, re.IGNORECASE))
+        return replace(self, text=spellings.most_common(1)[0][0]) if spellings else self
