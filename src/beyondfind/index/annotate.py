@@ -152,8 +152,8 @@ def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
     ("Americans"); one-word "persons" the book treats as places, and "persons" the gazetteer knows
     as places unless the book writes them as part of a person's name, become LOC; "persons" named
     like a place ("Russell Square") FAC, and so do one-word "persons" that own a place ("Tellson's
-    Bank"; no first name, nor a surname the book gives a person: "Mr. Jaggers"); one-word "persons" the book boards ("aboard the Pequod")
-    VEH; one-word names of another label that the book writes after a person's honorific
+    Bank"; no first name, nor a surname the book gives a person: "Mr. Jaggers"); one-word
+    "persons" the book boards ("aboard the Pequod") VEH; one-word names of another label that the book writes after a person's honorific
     ("Renfield" and a stray "Mr. Renfield" FAC beside "Mr. Renfield" PER; not a known place nor
     used like one), and first name + such a surname ("Charley Bates" ORG beside "Master Bates"; not
     named like a place: "Hill Street") become PER."""

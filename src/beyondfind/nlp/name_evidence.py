@@ -193,8 +193,8 @@ class NameEvidence:
 
     def names_a_place(self, word: str) -> bool:
         """A one-word "person" that names a place or institution (``MIN_OWNED_PLACE`` times) and is
-        no first name: A Tale of Two Cities' "Tellson's" (88 mentions, the bank), Tom Sawyer's
-        "Jackson" (of Jackson's Island). Whether the book also writes it as a person's name is the
+        no first name: A Tale of Two Cities' "Tellson's" (88 mentions, the bank), not "Jackson"
+        (Jackson's Island; a first name). Whether the book also writes it as a person's name is the
         caller's to check."""
         male, female = _first_names()
         return self.owned_places.get(word, 0) >= MIN_OWNED_PLACE and word not in male and word not in female
