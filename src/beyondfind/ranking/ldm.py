@@ -29,7 +29,6 @@ from ..features.descriptiveness import FEATURE_DESCRIPTIONS, marks_between
 from ..features.text_signal import TextExample, TextModel, fit, fit_excluding
 from ..index import IndexedBook
 from ..nlp.names import Name, parse_name
-from ..retrieval.baselines import exact_counts
 from ..retrieval.lrm import LRMSettings
 from ..retrieval.ranking import Scored, sort_scored
 from .calibration import Calibration
@@ -197,17 +196,17 @@ def is_place_query(fm: FeatureMatrix) -> bool:
     return bool(fm.passages) and fm.values[0, fm.names.index("query.place")] > 0
 
 
-def place_rankings(book: IndexedBook, fm: FeatureMatrix, raw: np.ndarray, entity_text: str) -> dict[str, np.ndarray]:
+def place_rankings(fm: FeatureMatrix, raw: np.ndarray) -> dict[str, np.ndarray]:
     """The three rankings of a place query's candidates (rank 1 = best, ∞ = not in that ranking):
-    LDM's, Find's (candidates holding the exact name, in book order) and BM25 b=0's."""
-    passages = np.asarray(fm.passages)
-    has_name = exact_counts(book, entity_text)[passages] > 0
-    return {"ldm": ranks(raw), "find": ranks(-passages.astype(float), present=has_name),
+    LDM's, Find's (candidates holding the exact name, in book order) and BM25 b=0's, the last two
+    read from the features (``extra.exact_count``, ``extra.bm25_b0``)."""
+    has_name = fm.values[:, fm.names.index("extra.exact_count")] > 0
+    return {"ldm": ranks(raw), "find": ranks(-np.asarray(fm.passages, dtype=float), present=has_name),
             "bm25_b0": ranks(fm.values[:, fm.names.index("extra.bm25_b0")])}
 
 
-def ranking_scores(model: LDMModel, book: IndexedBook, fm: FeatureMatrix, raw: np.ndarray,
-                   entity_text: str) -> tuple[np.ndarray, dict[str, np.ndarray] | None]:
+def ranking_scores(model: LDMModel, fm: FeatureMatrix,
+                   raw: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray] | None]:
     """The scores candidates are sorted by, and a place query's rankings that were fused.
 
     A person: ``calibration(raw)``. A place: the normalised RRF of :func:`place_rankings`, through
@@ -215,7 +214,7 @@ def ranking_scores(model: LDMModel, book: IndexedBook, fm: FeatureMatrix, raw: n
     value, which orders the same."""
     if not is_place_query(fm):
         return (model.calibration(raw) if model.calibration else raw), None
-    rankings = place_rankings(book, fm, raw, entity_text)
+    rankings = place_rankings(fm, raw)
     agreement = fused(list(rankings.values()))
     return (model.place_calibration(agreement) if model.place_calibration else agreement), rankings
 
@@ -225,12 +224,11 @@ def rank_ldm(book: IndexedBook, query: Name, entity_text: str | None = None, set
     """Candidates best first; a calibrated model's score is the probability that the passage is
     Good or Perfect (0–1), otherwise LambdaMART's raw score (a place: the fused score, 0–1)."""
     model = model or load_model()
-    entity_text = entity_text or " ".join(query.words)
-    fm = extract_features(book, query, entity_text, settings, text_model)
+    fm = extract_features(book, query, entity_text or " ".join(query.words), settings, text_model)
     if not fm.passages:
         return []
     raw = model.predict(fm)
-    scores, rankings = ranking_scores(model, book, fm, raw, entity_text)
+    scores, rankings = ranking_scores(model, fm, raw)
     contrib = model.contributions(fm) if explain else None
     out = []
     for k, i in enumerate(fm.passages):
@@ -354,7 +352,7 @@ def held_out_scores(judgments: list[BookJudgments], books_dir: Path, load_book: 
                 continue
             raw = model.predict(fm)
             is_place = is_place_query(fm)
-            agreement = fused(list(place_rankings(book, fm, raw, entity).values())) if is_place \
+            agreement = fused(list(place_rankings(fm, raw).values())) if is_place \
                 else np.full(len(raw), np.nan)
             for k, i in enumerate(fm.passages):
                 p = book.passages[i]
