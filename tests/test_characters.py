@@ -342,12 +342,29 @@ def test_a_name_the_book_boards_is_a_ship():
     assert not twist.ship_named("dodger") and not twist.ship_named("jew")   # persons written "the X"
 
 
+def test_words_a_book_writes_the_x_that_name_no_being_are_places_not_persons():
+    """A Tale of Two Cities' "the Republic" (30 PER mentions in version 23) and "the Bastille" are
+    no persons; "the Vengeance" is (she speaks), and "the President" is a noun for a person."""
+    from beyondfind.nlp.name_evidence import NameEvidence
+
+    cities = NameEvidence(load_document(DATA / "books" / "98-tale-of-two-cities.txt").text)
+    assert cities.thing_named("republic") and cities.thing_named("bastille")
+    assert not any(cities.thing_named(w) for w in ("vengeance", "president", "defarge", "farmer", "jacques"))
+    twist = NameEvidence(load_document(DATA / "books" / "730-oliver-twist.txt").text)
+    assert not twist.thing_named("jew") and not twist.thing_named("dodger")
+    pride = NameEvidence(load_document(DATA / "books" / "1342-pride-and-prejudice.txt").text)
+    assert pride.thing_named("parsonage") and not pride.thing_named("netherfield")   # "at Netherfield"
+
+
 def test_the_shipped_gazetteer_is_what_the_build_command_writes(tmp_path):
-    from beyondfind.nlp.training.gazetteer import SHIPPED, build_gazetteer
+    from beyondfind.nlp.training.gazetteer import SHIPPED, SHIPPED_BEINGS, build_gazetteer
 
     n = build_gazetteer(SHARED / "data", tmp_path / "places.json")
     assert n > 4000 and (tmp_path / "wordnet-LICENSE.txt").exists()
     assert json.loads((tmp_path / "places.json").read_text()) == json.loads(SHIPPED.read_text())
+    beings = json.loads((tmp_path / "beings.json").read_text())
+    assert beings == json.loads(SHIPPED_BEINGS.read_text())
+    assert {"farmer", "jew", "dormouse"} <= set(beings["beings"]) and "republic" not in beings["beings"]
 
 
 def test_huck_finns_towns_are_places_in_its_entity_list(huck):

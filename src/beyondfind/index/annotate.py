@@ -44,7 +44,7 @@ batch's text, not its count. 32 passages average ~7k characters, but 1 in 60 bat
 groups of it 50 MB, 8k 32 MB. Same speed (Huckleberry Finn's first 2,500 passages, one process:
 13.2-13.7 s with or without the cap)."""
 NAME_LABELS = frozenset({"PER", "LOC", "GPE", "FAC", "ORG", "VEH"})
-ANNOTATOR_VERSION = 23  # bump when annotation changes meaning: older documents are re-annotated
+ANNOTATOR_VERSION = 24  # bump when annotation changes meaning: older documents are re-annotated
 # a one-word name the tagger reads as a place or organisation is a person's when the book writes it
 # after a person's honorific this often (Dracula's "Renfield", GPE ×22, beside "Mr. Renfield" ×8)
 MIN_HONORIFIC_USES = 3
@@ -153,7 +153,8 @@ def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
     as places unless the book writes them as part of a person's name, become LOC; "persons" named
     like a place ("Russell Square") FAC, and so do one-word "persons" that own a place ("Tellson's
     Bank"; no first name, nor a surname the book gives a person: "Mr. Jaggers"); one-word
-    "persons" the book boards ("aboard the Pequod") VEH; one-word names of another label that the book writes after a person's honorific
+    "persons" the book boards ("aboard the Pequod") VEH; one-word "persons" written "the X" that
+    are no noun for a being and never speak ("the Republic", "the Bastille") LOC; one-word names of another label that the book writes after a person's honorific
     ("Renfield" and a stray "Mr. Renfield" FAC beside "Mr. Renfield" PER; not a known place nor
     used like one), and first name + such a surname ("Charley Bates" ORG beside "Master Bates"; not
     named like a place: "Hill Street") become PER."""
@@ -180,6 +181,8 @@ def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
             buildings.append((key, honorific, label))
         elif single and label == "PER" and key not in person_words and evidence.names_a_place(key):
             buildings.append((key, honorific, label))
+        elif single and label == "PER" and key not in person_words and evidence.thing_named(key):
+            places.append((key, honorific, label))
         elif " " not in key and label != "PER" and after_honorific[key] >= MIN_HONORIFIC_USES \
                 and not known_place(key) and not evidence.place_like(key):
             persons.append((key, honorific, label))

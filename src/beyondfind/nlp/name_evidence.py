@@ -18,6 +18,12 @@
   Pequod", "the Pequod's deck") is a ship (VEH).
 * A capitalised word the book never writes mid-sentence and mostly follows by "!" is an
   interjection ("Halloa!", "Hurrah!", "Aha!"), not a name.
+* A one-word "person" the book writes after "the" in at least half of its (three or more)
+  capitalised occurrences, that is no noun for a person or an animal (WordNet's, shipped as
+  ``nlp/data/beings.json``), no first name, no plural, and never speaks ("said the X", "the X
+  replied") names a place, an institution or a thing: A Tale of Two Cities' "the Republic" (×30),
+  "the Bastille", Pride and Prejudice's "the Parsonage", Dracula's "the Sereth". "The Jew", "the
+  Dodger", "the President" are nouns for persons; "the Vengeance" (a woman's nickname) speaks.
 * A "person" of several words that starts with a place word (``Castle Dracula``, ``Lake Maggiore``)
   is a place; so is one that ends in a place word (``Russell Square``, ``Lucas Lodge``,
   ``Bench Prison``, ``East Cliff``), unless it starts with a known first name and the book never puts
@@ -78,6 +84,13 @@ _SHIP = re.compile(r"\b(?:aboard|on board(?: of)?)\s+the\s+([A-Z][a-z’']+)\b(?
 MIN_SHIP = 2
 _OWNED_PLACE = re.compile(r"(?<![\w'’])([A-Z][a-z’']+)[’']s\s+([A-Z][a-z]+)\b")   # "Tellson's Bank"
 MIN_OWNED_PLACE = 2
+_THE_NAME = re.compile(r"\b[Tt]he\s+([A-Z][a-z’']+)\b(?![’']s\b)")
+_SPEECH_VERBS = ("said|says|cried|asked|replied|returned|answered|exclaimed|whispered|rejoined|retorted|observed|"
+                 "remarked|inquired|added|repeated|muttered|shrieked|growled|continued|interposed|urged|pursued")
+_SPOKEN = re.compile(rf"\b(?:{_SPEECH_VERBS})\s+[Tt]he\s+([A-Z][a-z’']+)\b"
+                     rf"|\b[Tt]he\s+([A-Z][a-z’']+)\s+(?:{_SPEECH_VERBS})\b")
+THE_SHARE = 0.5
+MIN_THE = 3
 _SENT_START = re.compile(r"(?:^|[.!?:;“\"‘_—-]\s*|\n\s*)$")
 
 
@@ -85,6 +98,12 @@ _SENT_START = re.compile(r"(?:^|[.!?:;“\"‘_—-]\s*|\n\s*)$")
 def _gazetteer() -> frozenset[str]:
     data = json.loads((Path(__file__).parent / "data" / "places.json").read_text(encoding="utf-8"))
     return frozenset(data["places"])
+
+
+@lru_cache(maxsize=1)
+def _beings() -> frozenset[str]:
+    data = json.loads((Path(__file__).parent / "data" / "beings.json").read_text(encoding="utf-8"))
+    return frozenset(data["beings"])
 
 
 def known_place(key: str) -> bool:
@@ -198,6 +217,29 @@ class NameEvidence:
         caller's to check."""
         male, female = _first_names()
         return self.owned_places.get(word, 0) >= MIN_OWNED_PLACE and word not in male and word not in female
+
+    @cached_property
+    def after_the(self) -> Counter:
+        """Capitalised words written after "the" ("the Republic"; not "the Jew's"), by lower-cased word."""
+        return Counter(m.group(1).lower() for m in _THE_NAME.finditer(self.text))
+
+    @cached_property
+    def spoken(self) -> Counter:
+        """Capitalised words after "the" that say something ("said the Jew", "the Dodger replied")."""
+        return Counter((m.group(1) or m.group(2)).lower() for m in _SPOKEN.finditer(self.text))
+
+    def thing_named(self, word: str) -> bool:
+        """A one-word "person" written "the X" in at least ``THE_SHARE`` of its (``MIN_THE`` or more)
+        capitalised occurrences, that is no noun for a person or an animal, no first name nor plural,
+        and that never speaks: a place, an institution or a thing ("the Republic", "the
+        Bastille"), not "the Jew", "the President" or "the Vengeance" (who speaks)."""
+        cap, the = self.capital.get(word, 0), self.after_the.get(word, 0)
+        if cap < MIN_THE or the < THE_SHARE * cap or self.spoken.get(word, 0):
+            return False
+        if word.endswith("s") and not word.endswith("ss"):
+            return False
+        male, female = _first_names()
+        return word not in _beings() and word not in male and word not in female
 
     def place_named(self, key: str) -> bool:
         """Several words starting with a place word ("Castle Dracula", "Castle of Dracula", "Lake

@@ -8,6 +8,11 @@ senses and are left out). The list is shipped as ``nlp/data/places.json``
 (``beyondfind nlp gazetteer`` rebuilds it) with WordNet's licence beside it; first names are
 excluded where it is used (:mod:`beyondfind.nlp.name_evidence`), since Florence and Georgia are
 people in novels.
+
+Beside it, ``nlp/data/beings.json`` lists the one-word nouns with a sense in ``noun.person`` or
+``noun.animal`` (5): words that can name someone when a book writes them "the X" ("the Jew", "the
+President", "the Dormouse"). A capitalised word a book mostly writes after "the" and that is no such
+noun is a place, an institution or a thing ("the Republic", "the Bastille", "the Parsonage").
 """
 
 from __future__ import annotations
@@ -19,7 +24,9 @@ from pathlib import Path
 
 PLACE_FILES = frozenset({15, 17})   # noun.location, noun.object
 PERSON_FILE = 18                    # noun.person
+BEING_FILES = frozenset({PERSON_FILE, 5})   # noun.person, noun.animal
 SHIPPED = Path(__file__).resolve().parent.parent / "data" / "places.json"
+SHIPPED_BEINGS = SHIPPED.parent / "beings.json"
 WORDNET = Path("nltk_data") / "extra" / "corpora" / "wordnet"
 
 
@@ -49,11 +56,23 @@ def place_names(files: dict[str, set[int]]) -> list[str]:
     return sorted(out)
 
 
+def being_words(files: dict[str, set[int]]) -> list[str]:
+    """Lower-cased one-word nouns, letters only, with a person or animal sense (``farmer``, ``jew``,
+    ``dormouse``, ``god``)."""
+    return sorted({lemma.lower() for lemma, lexfiles in files.items()
+                   if lexfiles & BEING_FILES and "_" not in lemma and lemma.replace("-", "").isalpha()})
+
+
 def build_gazetteer(data: Path, output: Path = SHIPPED) -> int:
-    """Write the gazetteer from ``data`` (the shared data folder) to ``output`` with WordNet's licence
-    beside it; returns the number of names."""
+    """Write the gazetteer from ``data`` (the shared data folder) to ``output``, the being nouns
+    beside it (``beings.json``) with WordNet's licence; returns the number of place names."""
     wordnet = data / WORDNET
-    names = place_names(lemma_files(wordnet / "data.noun"))
+    files = lemma_files(wordnet / "data.noun")
+    names = place_names(files)
+    (output.parent / SHIPPED_BEINGS.name).write_text(
+        json.dumps({"source": "WordNet 3.0 (Princeton University), one-word noun lemmas with a noun.person or "
+                              "noun.animal sense; see wordnet-LICENSE.txt", "beings": being_words(files)},
+                   indent=0) + "\n", encoding="utf-8")
     output.write_text(json.dumps({"source": "WordNet 3.0 (Princeton University), noun.location and noun.object "
                                             "lemmas without a noun.person sense; see wordnet-LICENSE.txt",
                                   "places": names}, indent=0) + "\n", encoding="utf-8")
