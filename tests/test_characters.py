@@ -328,6 +328,7 @@ def test_plurals_naming_a_group_are_not_people_but_families_are():
     assert not huck.group_plural("shepherdsons", {"shepherdson"})   # ... as a surname of the book's people
     assert not huck.group_plural("toms", set())   # a first name's plural is a family's or a name's
     assert never_a_name("christmas") and never_a_name("merry christmas")   # Little Women's, tagged PER 35 and 5 times
+    assert never_a_name("lor") and never_a_name("mein gott") and not never_a_name("lord godalming")   # oaths
 
 
 def test_a_name_the_book_boards_is_a_ship():
