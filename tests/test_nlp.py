@@ -121,6 +121,16 @@ def test_shipped_pipeline_tags_names_places_dates(nlp):
     assert any(t.dep_ == "nsubj" for t in doc) and doc[1].lemma_
 
 
+def test_gazetteer_places_the_ner_misses_are_tagged_but_not_common_words_or_surnames(nlp):
+    """The fiction-trained NER leaves most places of web text untagged (UNER test LOC recall 0.14);
+    the shipped gazetteer tags them where no entity lies (0.33), never a capitalised common word
+    opening a sentence nor a name after an honorific."""
+    doc = nlp("My cousin lived in Iraq and Toronto before she moved to North Korea.")
+    assert {("Iraq", "GPE"), ("Toronto", "GPE"), ("North Korea", "GPE")} <= {(e.text, e.label_) for e in doc.ents}
+    doc = nlp("Reading is fun, Mr. Chester told her.")
+    assert not any(e.text in ("Reading", "Chester") and e.label_ == "GPE" for e in doc.ents)
+
+
 def test_a_word_after_an_honorific_is_a_name_whatever_its_tag(nlp):
     """The tagger calls Darcy a NOUN and Hurst an ADV here; Darcy's introduction must still name him."""
     doc = nlp("His brother-in-law, Mr. Hurst, merely looked the gentleman; but his friend Mr. Darcy soon drew "

@@ -349,23 +349,52 @@ PLACE_PREFIXES = ("St.", "St", "Saint", "Ste.", "Fort", "Ft.", "Port", "Mount", 
 PLACE_PREPOSITIONS = ("in", "to", "at", "from", "near", "towards", "toward", "into", "of", "through", "round")
 
 
+PLACE_CONNECTORS = frozenset({"of", "the", "de", "du", "la", "le", "del", "des"})   # "Bay of Plenty"
+
+
 @Language.factory("beyondfind_places")
 def make_places(nlp: Language, name: str):
-    """Place names the LitBank NER misses ("to St. Petersburg", "at Fort Henry"): a place prefix and
-    capitalised words after a locative preposition become GPE, replacing any entity they overlap
-    (LitBank's "St." is usually a saint's name, hence the preposition context)."""
-    from spacy.matcher import Matcher
+    """Place names the LitBank NER misses, as GPE:
+
+    * a place prefix and capitalised words after a locative preposition ("to St. Petersburg", "at
+      Fort Henry"), replacing any entity they overlap (LitBank's "St." is usually a saint's name,
+      hence the preposition context);
+    * a name of the shipped gazetteer (WordNet places without a person sense, not starting with a
+      first name: :func:`beyondfind.nlp.name_evidence.known_place`) written as a proper name —
+      every word capitalised but "of", "de"…, tagged PROPN where the pipeline tags, not after an
+      honorific, not one word opening a sentence — where no entity lies ("Iraq", "Toronto", "North Korea": the fiction-trained NER
+      misses most places of web and news text)."""
+    from spacy.matcher import Matcher, PhraseMatcher
     from spacy.util import filter_spans
+
+    from .name_evidence import _gazetteer, known_place
 
     matcher = Matcher(nlp.vocab)
     matcher.add("PLACE", [[{"LOWER": {"IN": list(PLACE_PREPOSITIONS)}}, {"ORTH": {"IN": list(PLACE_PREFIXES)}},
                            {"ORTH": ".", "OP": "?"}, {"IS_TITLE": True, "OP": "+"}]], greedy="LONGEST")
+    gazetteer = PhraseMatcher(nlp.vocab, attr="LOWER")
+    gazetteer.add("GAZETTEER", list(nlp.tokenizer.pipe(sorted(k for k in _gazetteer() if known_place(k)))))
+
+    def proper(doc: Doc, start: int, end: int) -> bool:
+        words = doc[start:end]
+        tagged = doc.has_annotation("POS")
+        if words[0].text[:1].islower() or (start > 0 and doc[start - 1].lower_.rstrip(".") in STRIP_HONORIFICS):
+            return False
+        if end - start == 1 and words[0].is_sent_start:   # "Reading is fun", "Nice to meet you"
+            return False
+        return all(t.lower_ in PLACE_CONNECTORS or (t.text[:1].isupper() and not t.is_upper and
+                                                    (not tagged or t.pos_ == "PROPN")) for t in words)
 
     def places(doc: Doc) -> Doc:
         found = [Span(doc, s + 1, e, label="GPE") for _m, s, e in matcher(doc)]
         if found:
             keep = [ent for ent in doc.ents if not any(ent.start < f.end and f.start < ent.end for f in found)]
             doc.ents = filter_spans(keep + found)
+        taken = {i for ent in doc.ents for i in range(ent.start, ent.end)}
+        listed = [Span(doc, s, e, label="GPE") for _m, s, e in gazetteer(doc)
+                  if not taken.intersection(range(s, e)) and proper(doc, s, e)]
+        if listed:
+            doc.ents = list(doc.ents) + filter_spans(listed)
         return doc
 
     return places
