@@ -350,6 +350,9 @@ PLACE_PREPOSITIONS = ("in", "to", "at", "from", "near", "towards", "toward", "in
 
 
 PLACE_CONNECTORS = frozenset({"of", "the", "de", "du", "la", "le", "del", "des"})   # "Bay of Plenty"
+# WordNet places that a capitalised word names less often than it points a direction ("the South")
+COMPASS_WORDS = frozenset({"north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest",
+                           "centre", "center", "midwest", "orient", "occident"})
 
 
 @Language.factory("beyondfind_places")
@@ -362,8 +365,9 @@ def make_places(nlp: Language, name: str):
     * a name of the shipped gazetteer (WordNet places without a person sense, not starting with a
       first name: :func:`beyondfind.nlp.name_evidence.known_place`) written as a proper name —
       every word capitalised but "of", "de"…, tagged PROPN where the pipeline tags, not after an
-      honorific, not one word opening a sentence — where no entity lies ("Iraq", "Toronto", "North Korea": the fiction-trained NER
-      misses most places of web and news text)."""
+      honorific, not one word opening a sentence, not a compass word ("the South") — where no
+      entity lies ("Iraq", "Toronto", "North Korea": the fiction-trained NER misses most places of
+      web and news text)."""
     from spacy.matcher import Matcher, PhraseMatcher
     from spacy.util import filter_spans
 
@@ -373,7 +377,8 @@ def make_places(nlp: Language, name: str):
     matcher.add("PLACE", [[{"LOWER": {"IN": list(PLACE_PREPOSITIONS)}}, {"ORTH": {"IN": list(PLACE_PREFIXES)}},
                            {"ORTH": ".", "OP": "?"}, {"IS_TITLE": True, "OP": "+"}]], greedy="LONGEST")
     gazetteer = PhraseMatcher(nlp.vocab, attr="LOWER")
-    gazetteer.add("GAZETTEER", list(nlp.tokenizer.pipe(sorted(k for k in _gazetteer() if known_place(k)))))
+    gazetteer.add("GAZETTEER", list(nlp.tokenizer.pipe(sorted(k for k in _gazetteer()
+                                                              if known_place(k) and k not in COMPASS_WORDS))))
 
     def proper(doc: Doc, start: int, end: int) -> bool:
         words = doc[start:end]
