@@ -154,10 +154,11 @@ def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
     like a place ("Russell Square") FAC, and so do one-word "persons" that own a place ("Tellson's
     Bank"; no first name, nor a surname the book gives a person: "Mr. Jaggers"); one-word
     "persons" the book boards ("aboard the Pequod") VEH; one-word "persons" written "the X" that
-    are no noun for a being and never speak ("the Republic", "the Bastille") LOC; one-word names of another label that the book writes after a person's honorific
-    ("Renfield" and a stray "Mr. Renfield" FAC beside "Mr. Renfield" PER; not a known place nor
-    used like one), and first name + such a surname ("Charley Bates" ORG beside "Master Bates"; not
-    named like a place: "Hill Street") become PER."""
+    are no noun for a being and never speak ("the Republic", "the Bastille") LOC; one-word names
+    of another label that the book writes after a person's honorific ("Renfield" and a stray
+    "Mr. Renfield" FAC beside "Mr. Renfield" PER; not a known place nor used like one), and
+    first name + such a surname ("Charley Bates" ORG beside "Master Bates"; not named like a
+    place: "Hill Street") become PER."""
     evidence = NameEvidence(document.text)
     per = spool.key_counts(per=True)
     after_honorific = spool.key_counts(per=True, with_honorific=True)

@@ -363,7 +363,7 @@ def make_places(nlp: Language, name: str):
       Fort Henry"), replacing any entity they overlap (LitBank's "St." is usually a saint's name,
       hence the preposition context);
     * a name of the shipped gazetteer (WordNet places without a person sense, not starting with a
-      first name: :func:`beyondfind.nlp.name_evidence.known_place`) written as a proper name —
+      first name: :func:`beyondfind.nlp.name_evidence.listed_places`) written as a proper name —
       every word capitalised but "of", "de"…, tagged PROPN where the pipeline tags, not after an
       honorific, not one word opening a sentence, not a compass word ("the South") — where no
       entity lies ("Iraq", "Toronto", "North Korea": the fiction-trained NER misses most places of
@@ -371,14 +371,13 @@ def make_places(nlp: Language, name: str):
     from spacy.matcher import Matcher, PhraseMatcher
     from spacy.util import filter_spans
 
-    from .name_evidence import _gazetteer, known_place
+    from .name_evidence import listed_places
 
     matcher = Matcher(nlp.vocab)
     matcher.add("PLACE", [[{"LOWER": {"IN": list(PLACE_PREPOSITIONS)}}, {"ORTH": {"IN": list(PLACE_PREFIXES)}},
                            {"ORTH": ".", "OP": "?"}, {"IS_TITLE": True, "OP": "+"}]], greedy="LONGEST")
     gazetteer = PhraseMatcher(nlp.vocab, attr="LOWER")
-    gazetteer.add("GAZETTEER", list(nlp.tokenizer.pipe(sorted(k for k in _gazetteer()
-                                                              if known_place(k) and k not in COMPASS_WORDS))))
+    gazetteer.add("GAZETTEER", list(nlp.tokenizer.pipe(k for k in listed_places() if k not in COMPASS_WORDS)))
 
     def proper(doc: Doc, start: int, end: int) -> bool:
         words = doc[start:end]

@@ -115,6 +115,11 @@ def known_place(key: str) -> bool:
     return bool(words) and key in _gazetteer() and words[0] not in male and words[0] not in female
 
 
+def listed_places() -> list[str]:
+    """The gazetteer's names that :func:`known_place` accepts, sorted."""
+    return sorted(k for k in _gazetteer() if known_place(k))
+
+
 def never_a_name(key: str) -> bool:
     """Words that are never a person, place or organisation name for ranking (a holiday anywhere
     in it: "Merry Christmas", "Christmas Eve")."""
