@@ -129,6 +129,8 @@ def test_gazetteer_places_the_ner_misses_are_tagged_but_not_common_words_or_surn
     assert {("Iraq", "GPE"), ("Toronto", "GPE"), ("North Korea", "GPE")} <= {(e.text, e.label_) for e in doc.ents}
     doc = nlp("Reading is fun, Mr. Chester told her.")
     assert not any(e.text in ("Reading", "Chester") and e.label_ == "GPE" for e in doc.ents)
+    doc = nlp("She read The Westminster Gazette in Westminster.")   # the first is a newspaper's name
+    assert [e.start for e in doc.ents if e.text == "Westminster" and e.label_ == "GPE"] == [6]
 
 
 def test_a_word_after_an_honorific_is_a_name_whatever_its_tag(nlp):

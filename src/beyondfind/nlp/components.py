@@ -355,6 +355,10 @@ COMPASS_WORDS = frozenset({"north", "south", "east", "west", "northeast", "north
                            "centre", "center", "midwest", "orient", "occident"})
 
 
+def _capitalised(doc: Doc, i: int) -> bool:
+    return 0 <= i < len(doc) and doc[i].is_alpha and doc[i].text[:1].isupper()
+
+
 @Language.factory("beyondfind_places")
 def make_places(nlp: Language, name: str):
     """Place names the LitBank NER misses, as GPE:
@@ -365,8 +369,8 @@ def make_places(nlp: Language, name: str):
     * a name of the shipped gazetteer (WordNet places without a person sense, not starting with a
       first name: :func:`beyondfind.nlp.name_evidence.listed_places`) written as a proper name —
       every word capitalised but "of", "de"…, tagged PROPN where the pipeline tags, not after an
-      honorific, not one word opening a sentence, not a compass word ("the South") — where no
-      entity lies ("Iraq", "Toronto", "North Korea": the fiction-trained NER misses most places of
+      honorific, not one word opening a sentence, not a compass word ("the South"), not part of
+      a longer capitalised name ("The Westminster Gazette") — where no entity lies ("Iraq", "Toronto", "North Korea": the fiction-trained NER misses most places of
       web and news text)."""
     from spacy.matcher import Matcher, PhraseMatcher
     from spacy.util import filter_spans
@@ -386,6 +390,9 @@ def make_places(nlp: Language, name: str):
             return False
         if end - start == 1 and words[0].is_sent_start:   # "Reading is fun", "Nice to meet you"
             return False
+        if _capitalised(doc, end) or (_capitalised(doc, start - 1) and not doc[start - 1].is_sent_start
+                                      and doc[start - 1].lower_ != "the"):
+            return False   # part of a longer name: "The Westminster Gazette", "Harvard University"
         return all(t.lower_ in PLACE_CONNECTORS or (t.text[:1].isupper() and not t.is_upper and
                                                     (not tagged or t.pos_ == "PROPN")) for t in words)
 
