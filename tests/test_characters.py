@@ -355,6 +355,10 @@ def test_words_a_book_writes_the_x_that_name_no_being_are_places_not_persons():
     assert not twist.thing_named("jew") and not twist.thing_named("dodger")
     pride = NameEvidence(load_document(DATA / "books" / "1342-pride-and-prejudice.txt").text)
     assert pride.thing_named("parsonage") and not pride.thing_named("netherfield")   # "at Netherfield"
+    dracula = NameEvidence(load_document(DATA / "books" / "345-dracula.txt").text)
+    assert dracula.thing_named("sacred wafer") and not dracula.thing_named("van helsing")
+    alice = NameEvidence(load_document(DATA / "books" / "11-alice-in-wonderland.txt").text)
+    assert not alice.thing_named("mock turtle") and not alice.thing_named("white rabbit")   # animals
 
 
 def test_the_shipped_gazetteer_is_what_the_build_command_writes(tmp_path):

@@ -153,8 +153,8 @@ def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
     as places unless the book writes them as part of a person's name, become LOC; "persons" named
     like a place ("Russell Square") FAC, and so do one-word "persons" that own a place ("Tellson's
     Bank"; no first name, nor a surname the book gives a person: "Mr. Jaggers"); one-word
-    "persons" the book boards ("aboard the Pequod") VEH; one-word "persons" written "the X" that
-    are no noun for a being and never speak ("the Republic", "the Bastille") LOC; one-word names
+    "persons" the book boards ("aboard the Pequod") VEH; "persons" written "the X" that end in
+    no noun for a being and never speak ("the Republic", "the Sacred Wafer") LOC; one-word names
     of another label that the book writes after a person's honorific ("Renfield" and a stray
     "Mr. Renfield" FAC beside "Mr. Renfield" PER; not a known place nor used like one), and
     first name + such a surname ("Charley Bates" ORG beside "Master Bates"; not named like a
@@ -182,7 +182,8 @@ def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
             buildings.append((key, honorific, label))
         elif single and label == "PER" and key not in person_words and evidence.names_a_place(key):
             buildings.append((key, honorific, label))
-        elif single and label == "PER" and key not in person_words and evidence.thing_named(key):
+        elif label == "PER" and not honorific and person_words.isdisjoint(key.split()) \
+                and evidence.thing_named(key):
             places.append((key, honorific, label))
         elif " " not in key and label != "PER" and after_honorific[key] >= MIN_HONORIFIC_USES \
                 and not known_place(key) and not evidence.place_like(key):

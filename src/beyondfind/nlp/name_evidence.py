@@ -18,11 +18,12 @@
   Pequod", "the Pequod's deck") is a ship (VEH).
 * A capitalised word the book never writes mid-sentence and mostly follows by "!" is an
   interjection ("Halloa!", "Hurrah!", "Aha!"), not a name.
-* A one-word "person" the book writes after "the" in at least half of its (three or more)
-  capitalised occurrences, that is no noun for a person or an animal (WordNet's, shipped as
-  ``nlp/data/beings.json``), no first name, no plural, and never speaks ("said the X", "the X
-  replied") names a place, an institution or a thing: A Tale of Two Cities' "the Republic" (×30),
-  "the Bastille", Pride and Prejudice's "the Parsonage", Dracula's "the Sereth". "The Jew", "the
+* A "person" of one to three words the book writes after "the" in at least half of its (three
+  or more) capitalised occurrences, whose last word is no noun for a person or an animal
+  (WordNet's, shipped as ``nlp/data/beings.json``) nor a plural, that starts with no first name
+  and never speaks ("said the X", "the X replied") names a place, an institution or a thing: A
+  Tale of Two Cities' "the Republic" (×30), "the Bastille", Pride and Prejudice's "the
+  Parsonage", Dracula's "the Sereth" and "the Sacred Wafer". "The Jew", "the
   Dodger", "the President" are nouns for persons; "the Vengeance" (a woman's nickname) speaks.
 * A "person" of several words that starts with a place word (``Castle Dracula``, ``Lake Maggiore``)
   is a place; so is one that ends in a place word (``Russell Square``, ``Lucas Lodge``,
@@ -90,6 +91,9 @@ _SPEECH_VERBS = ("said|says|cried|asked|replied|returned|answered|exclaimed|whis
                  "remarked|inquired|added|repeated|muttered|shrieked|growled|continued|interposed|urged|pursued")
 _SPOKEN = re.compile(rf"\b(?:{_SPEECH_VERBS})\s+[Tt]he\s+([A-Z][a-z’']+)\b"
                      rf"|\b[Tt]he\s+([A-Z][a-z’']+)\s+(?:{_SPEECH_VERBS})\b")
+_THE_BEFORE = re.compile(r"\b[Tt]he\s+$")
+_SPEECH_BEFORE = re.compile(rf"\b(?:{_SPEECH_VERBS})\s+[Tt]he\s+$")
+_SPEECH_AFTER = re.compile(rf"\s+(?:{_SPEECH_VERBS})\b")
 THE_SHARE = 0.5
 MIN_THE = 3
 _SENT_START = re.compile(r"(?:^|[.!?:;“\"‘_—-]\s*|\n\s*)$")
@@ -234,18 +238,41 @@ class NameEvidence:
         """Capitalised words after "the" that say something ("said the Jew", "the Dodger replied")."""
         return Counter((m.group(1) or m.group(2)).lower() for m in _SPOKEN.finditer(self.text))
 
-    def thing_named(self, word: str) -> bool:
-        """A one-word "person" written "the X" in at least ``THE_SHARE`` of its (``MIN_THE`` or more)
-        capitalised occurrences, that is no noun for a person or an animal, no first name nor plural,
-        and that never speaks: a place, an institution or a thing ("the Republic", "the
-        Bastille"), not "the Jew", "the President" or "the Vengeance" (who speaks)."""
-        cap, the = self.capital.get(word, 0), self.after_the.get(word, 0)
-        if cap < MIN_THE or the < THE_SHARE * cap or self.spoken.get(word, 0):
-            return False
-        if word.endswith("s") and not word.endswith("ss"):
+    def thing_named(self, key: str) -> bool:
+        """A "person" of one to three words written "the X" in at least ``THE_SHARE`` of its
+        (``MIN_THE`` or more) capitalised occurrences, whose last word is no noun for a person or an
+        animal nor a plural, that starts with no first name and that never speaks: a place, an
+        institution or a thing ("the Republic", "the Bastille", "the Sacred Wafer"),
+        not "the Jew", "the President", "the Mock Turtle" or "the Vengeance" (who speaks)."""
+        words = key.split()
+        if not 1 <= len(words) <= 3 or (words[-1].endswith("s") and not words[-1].endswith("ss")):
             return False
         male, female = _first_names()
-        return word not in _beings() and word not in male and word not in female
+        if words[-1] in _beings() or words[0] in male or words[0] in female:
+            return False
+        if len(words) == 1:
+            cap, the, spoken = self.capital.get(key, 0), self.after_the.get(key, 0), self.spoken.get(key, 0)
+        elif self.after_the.get(words[0], 0) < THE_SHARE * MIN_THE:   # most names: no text scan
+            return False
+        else:
+            cap, the, spoken = self._phrase_counts(words)
+        return cap >= MIN_THE and the >= THE_SHARE * cap and not spoken
+
+    def _phrase_counts(self, words: list[str]) -> tuple[int, int, int]:
+        """(capitalised occurrences, those after "the", those that speak) of a name of several
+        words: one scan for the name itself, its context read around each."""
+        body = r"\s+".join(re.escape(w[:1].upper() + w[1:]) for w in words)
+        text = self.text
+        cap = the = spoken = 0
+        for m in re.finditer(rf"{body}\b(?![’']s\b)", text):   # a literal first: a fast scan
+            if m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_'’"):
+                continue
+            cap += 1
+            if _THE_BEFORE.search(text, max(0, m.start() - 40), m.start()):
+                the += 1
+                spoken += bool(_SPEECH_BEFORE.search(text, max(0, m.start() - 40), m.start())
+                               or _SPEECH_AFTER.match(text, m.end()))
+        return cap, the, spoken
 
     def place_named(self, key: str) -> bool:
         """Several words starting with a place word ("Castle Dracula", "Castle of Dracula", "Lake
