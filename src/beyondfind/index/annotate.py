@@ -167,6 +167,7 @@ def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
     person_words = _person_words(forms, surnames)
     family_words = person_words | {key.rsplit(" ", 1)[-1] for key, _h, label in forms if label == "PER" and " " in key}
     unnamed, places, buildings, ships, persons = [], [], [], [], []
+    thing_heads: set[str] = set()   # last words of the "the X" things of several words
     for key, honorific, label in forms:
         single = " " not in key and not honorific
         if never_a_name(key) or (single and (evidence.common_word(key) or evidence.interjection(key))) \
@@ -185,12 +186,18 @@ def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
         elif label == "PER" and not honorific and person_words.isdisjoint(key.split()) \
                 and evidence.thing_named(key):
             places.append((key, honorific, label))
+            thing_heads.add(key.rsplit(" ", 1)[-1])
         elif " " not in key and label != "PER" and after_honorific[key] >= MIN_HONORIFIC_USES \
                 and not known_place(key) and not evidence.place_like(key):
             persons.append((key, honorific, label))
         elif label != "PER" and _first_and_family_name(key, surnames) and not known_place(key) \
                 and not evidence.place_named(key):
             persons.append((key, honorific, label))
+    # the last word alone names the same thing ("the Wafer" of "the Sacred Wafer"), unless a person's
+    decided = set(places) | set(unnamed)
+    places += [(key, honorific, label) for key, honorific, label in forms
+               if label == "PER" and not honorific and key in thing_heads and key not in person_words
+               and (key, honorific, label) not in decided]
     spool.unname(unnamed)
     spool.relabel(places, "LOC")
     spool.relabel(buildings, "FAC")
