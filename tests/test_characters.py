@@ -361,6 +361,15 @@ def test_words_a_book_writes_the_x_that_name_no_being_are_places_not_persons():
     assert not alice.thing_named("mock turtle") and not alice.thing_named("white rabbit")   # animals
 
 
+def test_a_place_written_with_st_and_with_saint_is_one_place_but_persons_stay_apart():
+    """A Tale of Two Cities writes "Saint Antoine" ×30 and "St. Antoine" ×2: one row. A person's
+    saint's name is left to the person rules (Jane Eyre's "St. John" is a first name)."""
+    index = cluster_names({(None, "saint antoine"): FormStats(30, "GPE"), (None, "st antoine"): FormStats(2, "GPE"),
+                           (None, "st john"): FormStats(100), (None, "saint john"): FormStats(3)})
+    assert index.character_of[(None, "st antoine")] == index.character_of[(None, "saint antoine")]
+    assert index.character_of[(None, "st john")] != index.character_of[(None, "saint john")]
+
+
 def test_the_shipped_gazetteer_is_what_the_build_command_writes(tmp_path):
     from beyondfind.nlp.training.gazetteer import SHIPPED, SHIPPED_BEINGS, build_gazetteer
 

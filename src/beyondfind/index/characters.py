@@ -194,6 +194,15 @@ def form_words(key: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+SAINT_ABBREVIATIONS = {"st": "saint", "ste": "sainte"}
+
+
+def place_words(key: str) -> tuple[str, ...]:
+    """A place's name words, a saint's title written out: "St. Antoine" and "Saint Antoine" (A Tale
+    of Two Cities, ×2 and ×30) are one place."""
+    return tuple(SAINT_ABBREVIATIONS.get(w, w) for w in key.split())
+
+
 def _gender(form: _Form) -> str | None:
     """From the honorific or the first name (:func:`name_gender`), else from resolved pronouns."""
     known = name_gender(Name(form.honorific, (form.first,) if form.first else ()))
@@ -311,7 +320,8 @@ def _may_name(short: _Form, long: _Form) -> bool:
         return False
     if short.words == long.words:   # a full name under two titles: "M. Albert de Morcerf", "Vicomte Albert …"
         return (short.honorific is None and long.honorific is not None) or (
-            len(short.words) > 1 and short.honorific is not None and long.honorific is not None)
+            len(short.words) > 1 and short.honorific is not None and long.honorific is not None) or (
+            short.stats.label != "PER")   # a place written two ways: "St. Antoine", "Saint Antoine"
     if len(short.words) < len(long.words) and set(short.words) <= set(long.words):
         return True
     return (len(short.words) == len(long.words) > 1 and short.words[1:] == long.words[1:]
@@ -468,7 +478,7 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
     the two to join, None leaving nicknames their own characters; ``also_near``: positions that
     count as a form's presence in that evidence only (see :func:`_join_nicknames`)."""
     male, female = _first_names()
-    items = [_Form(k, k[0], form_words(k[1]) if s.label == "PER" else tuple(k[1].split()), s)
+    items = [_Form(k, k[0], form_words(k[1]) if s.label == "PER" else place_words(k[1]), s)
              for k, s in forms.items() if k[1]]
     _roles(items, male | female)
     story_words = {w for f in items if not f.stats.titles_only for w in f.words}
