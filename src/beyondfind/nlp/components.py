@@ -370,8 +370,8 @@ def make_places(nlp: Language, name: str):
       first name: :func:`beyondfind.nlp.name_evidence.listed_places`) written as a proper name —
       every word capitalised but "of", "de"…, tagged PROPN where the pipeline tags, not after an
       honorific, not one word opening a sentence, not a compass word ("the South"), not part of
-      a longer capitalised name ("The Westminster Gazette") — where no entity lies ("Iraq", "Toronto", "North Korea": the fiction-trained NER misses most places of
-      web and news text)."""
+      a longer capitalised name ("The Westminster Gazette") — where no entity lies ("Iraq",
+      "Toronto", "North Korea": the fiction-trained NER misses most places of web and news text)."""
     from spacy.matcher import Matcher, PhraseMatcher
     from spacy.util import filter_spans
 
@@ -383,9 +383,8 @@ def make_places(nlp: Language, name: str):
     gazetteer = PhraseMatcher(nlp.vocab, attr="LOWER")
     gazetteer.add("GAZETTEER", list(nlp.tokenizer.pipe(k for k in listed_places() if k not in COMPASS_WORDS)))
 
-    def proper(doc: Doc, start: int, end: int) -> bool:
+    def proper(doc: Doc, start: int, end: int, tagged: bool) -> bool:
         words = doc[start:end]
-        tagged = doc.has_annotation("POS")
         if words[0].text[:1].islower() or (start > 0 and doc[start - 1].lower_.rstrip(".") in STRIP_HONORIFICS):
             return False
         if end - start == 1 and words[0].is_sent_start:   # "Reading is fun", "Nice to meet you"
@@ -402,8 +401,9 @@ def make_places(nlp: Language, name: str):
             keep = [ent for ent in doc.ents if not any(ent.start < f.end and f.start < ent.end for f in found)]
             doc.ents = filter_spans(keep + found)
         taken = {i for ent in doc.ents for i in range(ent.start, ent.end)}
+        tagged = doc.has_annotation("POS")
         listed = [Span(doc, s, e, label="GPE") for _m, s, e in gazetteer(doc)
-                  if not taken.intersection(range(s, e)) and proper(doc, s, e)]
+                  if not taken.intersection(range(s, e)) and proper(doc, s, e, tagged)]
         if listed:
             doc.ents = list(doc.ents) + filter_spans(listed)
         return doc

@@ -99,16 +99,19 @@ MIN_THE = 3
 _SENT_START = re.compile(r"(?:^|[.!?:;“\"‘_—-]\s*|\n\s*)$")
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=2)
+def _shipped_words(name: str) -> frozenset[str]:
+    """The word list ``name`` of ``data/{name}.json`` (built by ``beyondfind nlp gazetteer``)."""
+    data = json.loads((Path(__file__).parent / "data" / f"{name}.json").read_text(encoding="utf-8"))
+    return frozenset(data[name])
+
+
 def _gazetteer() -> frozenset[str]:
-    data = json.loads((Path(__file__).parent / "data" / "places.json").read_text(encoding="utf-8"))
-    return frozenset(data["places"])
+    return _shipped_words("places")
 
 
-@lru_cache(maxsize=1)
 def _beings() -> frozenset[str]:
-    data = json.loads((Path(__file__).parent / "data" / "beings.json").read_text(encoding="utf-8"))
-    return frozenset(data["beings"])
+    return _shipped_words("beings")
 
 
 def known_place(key: str) -> bool:

@@ -69,12 +69,13 @@ def build_gazetteer(data: Path, output: Path = SHIPPED) -> int:
     wordnet = data / WORDNET
     files = lemma_files(wordnet / "data.noun")
     names = place_names(files)
-    (output.parent / SHIPPED_BEINGS.name).write_text(
-        json.dumps({"source": "WordNet 3.0 (Princeton University), one-word noun lemmas with a noun.person or "
-                              "noun.animal sense; see wordnet-LICENSE.txt", "beings": being_words(files)},
-                   indent=0) + "\n", encoding="utf-8")
-    output.write_text(json.dumps({"source": "WordNet 3.0 (Princeton University), noun.location and noun.object "
-                                            "lemmas without a noun.person sense; see wordnet-LICENSE.txt",
-                                  "places": names}, indent=0) + "\n", encoding="utf-8")
+    _write_words(output.parent / SHIPPED_BEINGS.name, "beings", being_words(files),
+                 "one-word noun lemmas with a noun.person or noun.animal sense")
+    _write_words(output, "places", names, "noun.location and noun.object lemmas without a noun.person sense")
     shutil.copyfile(wordnet / "LICENSE", output.parent / "wordnet-LICENSE.txt")
     return len(names)
+
+
+def _write_words(path: Path, field: str, words: list[str], what: str) -> None:
+    path.write_text(json.dumps({"source": f"WordNet 3.0 (Princeton University), {what}; see wordnet-LICENSE.txt",
+                                field: words}, indent=0) + "\n", encoding="utf-8")
