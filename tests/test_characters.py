@@ -257,6 +257,27 @@ def test_a_first_name_written_again_and_again_tells_two_people_with_one_surname_
     assert _same(tale, "Mr. Lorry", "Mr. Jarvis Lorry") and _same(tale, "Lorry", "Jarvis Lorry")
 
 
+def test_mr_x_joins_the_full_name_that_holds_the_formal_uses_once_every_form_is_placed():
+    """Jane Eyre (the pipeline's counts): "Edward Rochester" and "Fairfax Rochester" are parts of
+    "Edward Fairfax Rochester", and "Mr. Rochester" ×331 is that man, not his brother Rowland nor
+    the ancestor Damer — though when it is placed, before "Mr. Edward" ×10, no candidate dominates.
+    Great Expectations: "Mr. Pocket" is Matthew (written "Mr. Matthew Pocket", "Mr. Matthew"), not
+    Herbert, whom the narrator calls "Herbert" ×299."""
+    jane_eyre = _index({"Mr. Rochester": 331, "Mr. Edward": 10, "Mrs. Rochester": 10, "Edward": 8, "Rochester": 7,
+                        "Fairfax Rochester": 3, "Jane Rochester": 3, "Edward Fairfax Rochester": 3,
+                        "Damer de Rochester": 2, "Rowland": 2, "Mr. Rowland Rochester": 1, "Mr. Rowland": 1,
+                        "Monsieur Rochester": 1, "Edward Rochester": 1})
+    for alias in ("Edward Rochester", "Fairfax Rochester", "Mr. Edward", "Edward", "Rochester"):
+        assert _same(jane_eyre, "Mr. Rochester", alias), alias
+    for other in ("Mr. Rowland Rochester", "Damer de Rochester", "Mrs. Rochester", "Jane Rochester"):
+        assert not _same(jane_eyre, "Mr. Rochester", other), other
+    great_expectations = _index({"Herbert": 299, "Mr. Pocket": 52, "Mrs. Pocket": 35, "Matthew": 15,
+                                 "Sarah Pocket": 11, "Mr. Herbert": 6, "Mr. Matthew Pocket": 5, "Herbert Pocket": 5,
+                                 "Mr. Matthew": 3})
+    assert not _same(great_expectations, "Mr. Pocket", "Herbert")
+    assert _same(great_expectations, "Herbert Pocket", "Herbert")
+
+
 def test_a_woman_the_text_calls_by_a_married_title_and_first_name_is_her_mrs():
     """Dracula: "Madam Mina" (Van Helsing's way) is Mina Harker, so "Mrs. Harker" ×69 is hers,
     though "Mrs. X" otherwise never joins a first name ("Mrs. Bennet" is not "Elizabeth Bennet")."""

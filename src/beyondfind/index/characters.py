@@ -57,6 +57,7 @@ FIRST_LEAD = 4                # "Mr. X" is a first name when full names use X fi
 HONORIFIC_FIRST_EVIDENCE = 5  # mentions of full names using an unknown word first that make "Mr. X" a first name
 OWN_SHARE = 3.0        # an ambiguous form this many times as frequent as its candidates is its own character
 DISTINGUISHING_USES = 20  # "Mr. F X" this often marks a person other than a far more frequent "Mr. X"
+DISTINGUISHING_SHARE = 0.1  # ... and, for a "Mr. X" weighed again at the end, this share of its uses
 NEAR_SHARE = 0.3       # a nickname joins a character when this share of its mentions is near the character's
 NEAR_LEAD = 3.0        # ... and this many times the share near any other character with that given name
 
@@ -278,12 +279,25 @@ def _fits(form: _Form, members: list[_Form], married_first: frozenset[str]) -> b
     whose first name the text writes with a married title (``married_first``) may be the ``Mrs.``
     of her surname: Dracula's ``Mrs. Harker`` is ``Mina Harker``, called ``Madam Mina``."""
     married = any(m.first in married_first for m in (form, *members))
-    return all(compatible(form, m, married_known=married) for m in members)
+    return all(compatible(form, m, married_known=married, one_full_name=_parts_of_one_name(form, m, members))
+               for m in members)
 
 
-def compatible(a: _Form, b: _Form, married_known: bool = False) -> bool:
+def _parts_of_one_name(a: _Form, b: _Form, members: list[_Form]) -> bool:
+    """``a`` and ``b``, one of several words, are both written with words of one member's longer
+    full name: Jane Eyre's ``Edward Rochester`` and ``Fairfax Rochester`` are parts of the
+    ``Edward Fairfax Rochester`` whose character they join, though their first names differ. Two
+    bare given names are not (Middlemarch's "George" and "Henry" beside one "George Henry Lewes")."""
+    longest = max(len(a.words), len(b.words))
+    words = set(a.words) | set(b.words)
+    return longest > 1 and any(len(m.words) > longest and words <= set(m.words) for m in members)
+
+
+def compatible(a: _Form, b: _Form, married_known: bool = False, one_full_name: bool = False) -> bool:
     """No constraint forbids ``a`` and ``b`` naming one person. ``married_known``: the woman ``b``
-    belongs to is known by a married title with her first name, so ``Mrs. X`` may be her."""
+    belongs to is known by a married title with her first name, so ``Mrs. X`` may be her;
+    ``one_full_name``: both are parts of one full name, so their first words may be two of its
+    given names."""
     if a.stats.label != b.stats.label:
         return False
     if a.stats.label != "PER":
@@ -297,7 +311,7 @@ def compatible(a: _Form, b: _Form, married_known: bool = False) -> bool:
         if (x.honorific in MARRIED and x.first is None and y.first is not None and y.honorific not in MARRIED
                 and not married_known):
             return False
-    if a.first and b.first and not _given_names_agree(a, b):
+    if a.first and b.first and not one_full_name and not _given_names_agree(a, b):
         return False
     if a.surname and b.surname and a.surname != b.surname:
         return False
@@ -461,6 +475,47 @@ def _join_honorific_variants(members: list[list[_Form]], readings: Mapping[FormK
     return joins
 
 
+def _join_held_apart(members: list[list[_Form]], cluster_of: Mapping[FormKey, int],
+                     held_apart: list[tuple[_Form, list[int]]], married_first: frozenset[str],
+                     dominant_share: float, own_share: float) -> dict[int, int]:
+    """Frequent titled forms (``Mr. X``) that became characters of their own because none of their
+    candidates dominated while those were still small, weighed again once every form is placed:
+    {own cluster: target}.
+
+    Jane Eyre's ``Mr. Rochester`` ×331 is placed before ``Mr. Edward`` ×10, which gives the full
+    name ``Edward Fairfax Rochester`` its weight among the candidates (``Mr. Rowland Rochester``,
+    ``Damer de Rochester``). The weight is that of the forms written with a title or as a full
+    name — the formal ways to name someone, as ``Mr. X`` is — not of a bare word: Great
+    Expectations' ``Mr. Pocket`` ×52 is Matthew Pocket (``Mr. Matthew Pocket``, ``Mr. Matthew``),
+    not Herbert, whom the narrator calls ``Herbert`` ×299 and ``Mr. Herbert``/``Herbert Pocket``
+    11 times. A candidate with :data:`DOMINANT_SHARE` of that weight takes the form when
+
+    * its gender is known and the title's (Les Misérables' ``Monsieur Thénardier`` is not the one
+      ``Eponine Thénardier``, whose name tells no gender), and
+    * the text does not tell the two apart by writing the candidate with the same title and a
+      first name — :data:`DISTINGUISHING_SHARE` of the form's uses, or :func:`_distinguished`:
+      Pride and Prejudice's ``Miss Elizabeth`` (×15 against ``Miss Bennet`` ×65, who is Jane),
+      The Count of Monte Cristo's ``Monsieur Noirtier`` (the father of ``Monsieur de Villefort``).
+      Jane Eyre's servants' ``Mr. Edward`` is 3 % of ``Mr. Rochester``'s uses."""
+    joins: dict[int, int] = {}
+    for f, cands in held_apart:
+        own = cluster_of[f.key]
+        if own in joins or members[own][0] is not f:
+            continue
+        cands = [c for c in cands if c not in joins and all(_fits(m, members[c], married_first) for m in members[own])]
+        if not cands or f.gender is None:
+            continue
+        formal = {c: sum(m.stats.count for m in members[c] if m.honorific is not None or len(m.words) > 1)
+                  for c in cands}
+        best = _dominant(cands, [formal], dominant_share)
+        if best is None or {m.gender for m in members[best] if m.gender} != {f.gender}:
+            continue
+        titled_first = sum(m.stats.count for m in members[best] if m.honorific == f.honorific and m.first)
+        if titled_first < DISTINGUISHING_SHARE * f.stats.count and not _distinguished(f, members[best], own_share):
+            joins[own] = best
+    return joins
+
+
 def _dominant(cands: list[int], weighings: list[Mapping[int, int]], share: float) -> int | None:
     """The candidate holding ``share`` of the weight under the first weighing where one does."""
     for weight in weighings:
@@ -496,6 +551,7 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
     cluster_of: dict[FormKey, int] = {}
     members: list[list[_Form]] = []
     readings: dict[FormKey, tuple[int, ...]] = {}
+    held_apart: list[tuple[_Form, list[int]]] = []   # frequent forms kept from candidates seen rarely so far
     for f in items:
         longer = {id(g): g for w in f.words for g in by_word[w]
                   if g.key in cluster_of and len(readings[g.key]) == 1 and _may_name(f, g)}
@@ -522,7 +578,9 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
                     and not _distinguished(f, members[best], own_share)):
                 chosen = best
             elif f.stats.count >= own_share * pool:
-                cands = []   # "Mr. Rochester" ×292 is a character, not an alias of full names seen 3 times
+                if best is None and f.honorific is not None:
+                    held_apart.append((f, cands))
+                cands = []   # "Mr. Rochester" ×338 is a character, not an alias of full names seen 12 times
         if chosen is not None:
             members[chosen].append(f)
             cluster_of[f.key] = chosen
@@ -532,6 +590,8 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
             members.append([f])
             readings[f.key] = tuple(cands) if cands else (len(members) - 1,)
 
+    joins = _join_held_apart(members, cluster_of, held_apart, married_first, dominant_share, own_share)
+    members, cluster_of, readings = _merge(members, cluster_of, readings, joins)
     if window is not None:
         joins = _join_nicknames(members, readings, window, also_near or {})
         members, cluster_of, readings = _merge(members, cluster_of, readings, joins)
