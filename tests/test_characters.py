@@ -14,11 +14,13 @@ from beyondfind.nlp.narrator import detect_narrator
 from .conftest import DATA, SHARED
 
 
-def _index(counts):
+def _index(counts, pronoun_gender=None):
+    """Cluster forms given by text and count; ``pronoun_gender``: the gender resolved pronouns give
+    some of them."""
     forms = {}
     for text, n in counts.items():
         name = parse_name(text)
-        forms[(name.honorific, name.key)] = FormStats(n)
+        forms[(name.honorific, name.key)] = FormStats(n, pronoun_gender=(pronoun_gender or {}).get(text))
     return cluster_names(forms)
 
 
@@ -276,6 +278,23 @@ def test_mr_x_joins_the_full_name_that_holds_the_formal_uses_once_every_form_is_
                                  "Mr. Matthew": 3})
     assert not _same(great_expectations, "Mr. Pocket", "Herbert")
     assert _same(great_expectations, "Herbert Pocket", "Herbert")
+
+
+def test_pronoun_gender_a_surname_got_from_the_first_name_lists_gives_way_to_its_only_candidates():
+    """Jane Eyre's maid is "Miss Abbot" ×9 and "Abbot" ×15; Abbot is a man's first name in the
+    lists, so the resolver linked 15 "he" and no "she" to "Abbot"; Vanity Fair's "Briggs" ×157 is
+    "Miss Briggs" ×92. Where every candidate is a woman that evidence gives way; where a man is among them it holds (Wuthering Heights' "Heathcliff",
+    male by pronouns, stays Mr. Heathcliff's, not Mrs. Heathcliff's)."""
+    jane_eyre = _index({"Abbot": 15, "Miss Abbot": 9, "Martha Abbot": 1}, {"Abbot": "male", "Miss Abbot": "female"})
+    assert _same(jane_eyre, "Abbot", "Miss Abbot") and _same(jane_eyre, "Abbot", "Martha Abbot")
+    heights = _index({"Heathcliff": 303, "Mr. Heathcliff": 129, "Mrs. Heathcliff": 20, "Linton Heathcliff": 5},
+                     {"Heathcliff": "male"})
+    assert _same(heights, "Heathcliff", "Mr. Heathcliff") and not _same(heights, "Heathcliff", "Mrs. Heathcliff")
+    vanity_fair = _index({"Briggs": 157, "Miss Briggs": 92}, {"Briggs": "male"})   # "Briggs": a man's name too
+    assert _same(vanity_fair, "Briggs", "Miss Briggs")
+    # pronouns that the lists did not steer still tell a man from the woman: "Bingley" is no first name
+    pride = _index({"Bingley": 100, "Miss Bingley": 80}, {"Bingley": "male"})
+    assert not _same(pride, "Bingley", "Miss Bingley")
 
 
 def test_a_woman_the_text_calls_by_a_married_title_and_first_name_is_her_mrs():

@@ -210,6 +210,15 @@ def _gender(form: _Form) -> str | None:
     return known or (form.stats.pronoun_gender if form.stats.label == "PER" else None)
 
 
+def _gender_from_lists(form: _Form) -> bool:
+    """The form's gender is the resolved pronouns' and it is a bare surname that the first-name
+    lists give that gender: the pronoun resolver took the gender from the lists (Jane Eyre's maid
+    ``Abbot``, a man's first name there, drew 15 "he" and no "she"), so it is weak evidence."""
+    return (form.gender is not None and form.honorific is None and form.surname is not None
+            and len(form.words) == 1 and name_gender(Name(form.honorific, ())) is None
+            and name_gender(Name(None, form.words)) == form.gender)
+
+
 def _roles(forms: list[_Form], first_names: frozenset[str]) -> None:
     """First name / surname of each form. A lone word is a surname when the book uses it as the
     last word of longer names (or after Mr./Mrs./Miss) more than as a first word.
@@ -556,7 +565,12 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
         longer = {id(g): g for w in f.words for g in by_word[w]
                   if g.key in cluster_of and len(readings[g.key]) == 1 and _may_name(f, g)}
         cands = sorted({cluster_of[g.key] for g in longer.values()})
-        cands = [c for c in cands if _fits(f, members[c], married_first)]
+        fitting = [c for c in cands if _fits(f, members[c], married_first)]
+        if cands and not fitting and _gender_from_lists(f):
+            # every candidate has the other gender: the lists' gender gives way ("Abbot" → "Miss Abbot")
+            f.gender = None
+            fitting = [c for c in cands if _fits(f, members[c], married_first)]
+        cands = fitting
         total = {c: sum(m.stats.count for m in members[c]) for c in cands}
         bare = f.honorific is None and len(f.words) == 1
         # a bare surname is weighed by how often each candidate is written with it: "Spenlow" is
