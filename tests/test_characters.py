@@ -371,6 +371,26 @@ def test_plurals_naming_a_group_are_not_people_but_families_are():
     assert never_a_name("lor") and never_a_name("mein gott") and not never_a_name("lord godalming")   # oaths
 
 
+def test_styles_of_address_are_no_entities(tmp_path, nlp):
+    """Indexed for real: Great Expectations' opening chapters, where the sergeant's "His
+    Majesty", Joe's "Lookee here" and the servants' "yes, Mum" (ma'am) were tagged persons."""
+    from beyondfind.books import BookSearch
+    from beyondfind.index import Library
+    from beyondfind.index.entities import list_entities
+
+    text = (DATA / "books" / "1400-great-expectations.txt").read_text(encoding="utf-8")[40_000:75_000]
+    path = tmp_path / "great-expectations-excerpt.txt"
+    path.write_text(text[text.index("\n\n") + 2:], encoding="utf-8")
+    search = BookSearch(Library(tmp_path / "library.sqlite"))
+    search._nlp = nlp
+    search.index(path)
+    book = search.book_for(path)
+    named = {nm.mention.text.lower().split()[-1] for nms in book.names_by_passage for nm in nms}
+    assert not named & {"mum", "majesty", "lookee"}
+    rows = {e.name for e in list_entities(book)}
+    assert {"Mr. Pumblechook", "Mr. Wopsle"} <= rows and not rows & {"Mum", "Majesty", "Lookee"}
+
+
 def test_a_name_the_book_boards_is_a_ship():
     """Moby Dick's NER tags the Pequod a person (165 mentions, the fourth "character" of the list):
     "aboard the Pequod", "the Pequod's deck" make it a ship, and so the Jeroboam; the crew are not."""

@@ -44,7 +44,7 @@ batch's text, not its count. 32 passages average ~7k characters, but 1 in 60 bat
 groups of it 50 MB, 8k 32 MB. Same speed (Huckleberry Finn's first 2,500 passages, one process:
 13.2-13.7 s with or without the cap)."""
 NAME_LABELS = frozenset({"PER", "LOC", "GPE", "FAC", "ORG", "VEH"})
-ANNOTATOR_VERSION = 25  # bump when annotation changes meaning: older documents are re-annotated
+ANNOTATOR_VERSION = 26  # bump when annotation changes meaning: older documents are re-annotated
 # a one-word name the tagger reads as a place or organisation is a person's when the book writes it
 # after a person's honorific this often (Dracula's "Renfield", GPE ×22, beside "Mr. Renfield" ×8)
 MIN_HONORIFIC_USES = 3

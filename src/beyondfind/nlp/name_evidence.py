@@ -53,8 +53,11 @@ NATIONALITIES = frozenset("""english french german italian spanish dutch russian
 HOLIDAYS = frozenset("christmas easter michaelmas whitsuntide candlemas lent sabbath midsummer".split())
 ADDRESS_WORDS = frozenset("""papa mamma mama mammy pa ma grandpapa grandmamma grandma grandpa granny nurse missis
     missus ma'am sir madam mister master miss mrs mr baby heaven god lord providence fate nature fortune
-    chapter volume book part letter journal diary alas hallo hullo amen lor jove gott mein dieu mon""".split())
-# ("Lor!", "By Jove!", "Mein Gott!", "Mon Dieu!": oaths, listed as persons in Oliver Twist and Dracula)
+    chapter volume book part letter journal diary alas hallo hullo amen lor jove gott mein dieu mon
+    majesty ladyship lordship excellency highness sire mum mummy dad daddy lookee""".split())
+# ("Lor!", "By Jove!", "Mein Gott!", "Mon Dieu!": oaths, listed as persons in Oliver Twist and Dracula;
+# "His Majesty", "her Ladyship", "yes, Mum": styles of address, rows in War and Peace ×68, Vanity Fair
+# ×38, Great Expectations ×21, Alice ×12; "Lookee": Great Expectations' "look ye")
 NEVER_NAMES = MONTHS | WEEKDAYS | HOLIDAYS | NATIONALITIES | ADDRESS_WORDS
 LOCATIVE_SHARE = 0.3
 MIN_LOCATIVE = 3
