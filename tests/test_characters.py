@@ -99,20 +99,28 @@ def test_a_title_names_the_one_person_the_book_gives_it():
         assert title_mention(_mention(31, text, is_name=False), titled) is None, text
 
 
-def test_the_doctor_of_a_tale_of_two_cities_is_doctor_manette(tmp_path, nlp):
-    """Indexed for real: the chapters where Doctor Manette returns to London, where the narration
-    calls him "the Doctor" as often as by his name."""
-    from beyondfind.books import BookSearch, run_method
+def _indexed_excerpt(tmp_path, nlp, book_file, start, end):
+    """Characters ``start:end`` of a shared novel (from the first paragraph break) indexed for real
+    with the shipped pipeline in a fresh library."""
+    from beyondfind.books import BookSearch
     from beyondfind.index import Library
-    from beyondfind.index.entities import list_entities
 
-    text = (DATA / "books" / "98-tale-of-two-cities.txt").read_text(encoding="utf-8")[140_000:200_000]
-    path = tmp_path / "two-cities-excerpt.txt"
+    text = (DATA / "books" / book_file).read_text(encoding="utf-8")[start:end]
+    path = tmp_path / f"excerpt-{book_file}"
     path.write_text(text[text.index("\n\n") + 2:], encoding="utf-8")
     search = BookSearch(Library(tmp_path / "library.sqlite"))
     search._nlp = nlp
     search.index(path)
-    book = search.book_for(path)
+    return search.book_for(path)
+
+
+def test_the_doctor_of_a_tale_of_two_cities_is_doctor_manette(tmp_path, nlp):
+    """Indexed for real: the chapters where Doctor Manette returns to London, where the narration
+    calls him "the Doctor" as often as by his name."""
+    from beyondfind.books import run_method
+    from beyondfind.index.entities import list_entities
+
+    book = _indexed_excerpt(tmp_path, nlp, "98-tale-of-two-cities.txt", 140_000, 200_000)
     manette = next(e for e in list_entities(book) if "the Doctor" in e.aliases)
     assert manette.name in ("Doctor Manette", "Dr. Manette")
     only_title = {i for i, nms in enumerate(book.names_by_passage)
@@ -374,17 +382,9 @@ def test_plurals_naming_a_group_are_not_people_but_families_are():
 def test_styles_of_address_are_no_entities(tmp_path, nlp):
     """Indexed for real: Great Expectations' opening chapters, where the sergeant's "His
     Majesty", Joe's "Lookee here" and the servants' "yes, Mum" (ma'am) were tagged persons."""
-    from beyondfind.books import BookSearch
-    from beyondfind.index import Library
     from beyondfind.index.entities import list_entities
 
-    text = (DATA / "books" / "1400-great-expectations.txt").read_text(encoding="utf-8")[40_000:75_000]
-    path = tmp_path / "great-expectations-excerpt.txt"
-    path.write_text(text[text.index("\n\n") + 2:], encoding="utf-8")
-    search = BookSearch(Library(tmp_path / "library.sqlite"))
-    search._nlp = nlp
-    search.index(path)
-    book = search.book_for(path)
+    book = _indexed_excerpt(tmp_path, nlp, "1400-great-expectations.txt", 40_000, 75_000)
     named = {nm.mention.text.lower().split()[-1] for nms in book.names_by_passage for nm in nms}
     assert not named & {"mum", "majesty", "lookee"}
     rows = {e.name for e in list_entities(book)}
