@@ -19,6 +19,9 @@ or the same words without an honorific) when exactly one is compatible, or one h
 ``dominant_share`` of their mentions. Otherwise it stays *ambiguous*: a family surname such as
 ``Bennet`` keeps its own row and its list of candidate characters, and retrieval resolves each of
 its mentions by local/global coreference among those candidates (see :mod:`beyondfind.retrieval.lrm`).
+Two parts of one longer full name agree though their first words differ (``Edward Rochester``,
+``Fairfax Rochester``), and a frequent titled form that no candidate dominated when it was placed
+is weighed again once every form is placed (:func:`_join_held_apart`: ``Mr. Rochester``).
 
 Nicknames join on evidence (:func:`_join_nicknames`): a character named only by a nickname of a
 given name (``Lizzy``; the vendored list in :func:`beyondfind.nlp.names.nicknames`) joins the one
@@ -215,8 +218,7 @@ def _gender_from_lists(form: _Form) -> bool:
     lists give that gender: the pronoun resolver took the gender from the lists (Jane Eyre's maid
     ``Abbot``, a man's first name there, drew 15 "he" and no "she"), so it is weak evidence."""
     return (form.gender is not None and form.honorific is None and form.surname is not None
-            and len(form.words) == 1 and name_gender(Name(form.honorific, ())) is None
-            and name_gender(Name(None, form.words)) == form.gender)
+            and len(form.words) == 1 and name_gender(Name(None, form.words)) == form.gender)
 
 
 def _roles(forms: list[_Form], first_names: frozenset[str]) -> None:
