@@ -288,6 +288,28 @@ def test_mr_x_joins_the_full_name_that_holds_the_formal_uses_once_every_form_is_
     assert _same(great_expectations, "Herbert Pocket", "Herbert")
 
 
+def test_a_titled_form_joins_one_of_several_rare_full_names_only_when_it_introduced_it():
+    """Middlemarch (the pipeline's counts, first and first-quarter positions as shares of the
+    book): "Mr. Lydgate" ×115 is Tertius from 10 % of the book on; his uncle "Sir Godwin Lydgate",
+    four times, arrives at 41 %, so the uncle's five mentions against one "Tertius Lydgate" do not
+    make the surgeon his."""
+    def spread(n, first, quarter):   # n sorted positions: the first at ``first``, index n // 4 at ``quarter``
+        k = n // 4
+        head = [first + (quarter - first) * i / k for i in range(k)] if k else []
+        return head + [quarter + (1 - quarter) * i / (n - k) for i in range(n - k)] if n > 1 else [first]
+
+    forms = {("mr", "lydgate"): (115, 0.10, 0.20), (None, "lydgate"): (822, 0.11, 0.34),
+             (None, "tertius"): (40, 0.12, 0.68), ("mrs", "lydgate"): (27, 0.51, 0.51),
+             ("captain", "lydgate"): (16, 0.68, 0.69), ("sir", "godwin"): (14, 0.42, 0.69),
+             ("sir", "godwin lydgate"): (4, 0.41, 0.51), (None, "godwin"): (3, 0.42, 0.42),
+             (None, "tertius lydgate"): (1, 0.19, 0.19), (None, "godwin lydgate"): (1, 0.79, 0.79)}
+    male = {("mr", "lydgate"), (None, "lydgate"), (None, "tertius"), (None, "tertius lydgate")}   # by pronouns
+    middlemarch = cluster_names({key: FormStats.from_positions(spread(*v), pronoun_gender="male" if key in male else None)
+                                 for key, v in forms.items()})
+    assert _same(middlemarch, "Mr. Lydgate", "Lydgate") and _same(middlemarch, "Tertius", "Tertius Lydgate")
+    assert not _same(middlemarch, "Mr. Lydgate", "Sir Godwin Lydgate")
+
+
 def test_pronoun_gender_a_surname_got_from_the_first_name_lists_gives_way_to_its_only_candidates():
     """Jane Eyre's maid is "Miss Abbot" ×9 and "Abbot" ×15; Abbot is a man's first name in the
     lists, so the resolver linked 15 "he" and no "she" to "Abbot"; Vanity Fair's "Briggs" ×157 is

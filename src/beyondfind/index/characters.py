@@ -55,6 +55,8 @@ SURNAME_HONORIFICS = frozenset({"mr", "mrs", "miss", "ms", "master", "dr", "mada
                                 "citizen", "citizeness", "comte", "comtesse", "duc", "marquis", "marquise",
                                 "vicomte", "vicomtesse", "abbe"})
 RARE = 10              # full names seen fewer times absorb a bare word 3× as frequent only when they introduced it
+                       # (a titled one-word form too when several characters compete for it: Middlemarch's
+                       # "Mr. Lydgate" ×115 is not "Sir Godwin Lydgate", who arrives at 41 % of the book)
 DOMINANT_SHARE = 0.8   # a form joins the candidate that holds this share of the candidates' mentions
 FIRST_LEAD = 4                # "Mr. X" is a first name when full names use X first this many times as often as last
 HONORIFIC_FIRST_EVIDENCE = 5  # mentions of full names using an unknown word first that make "Mr. X" a first name
@@ -588,7 +590,8 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
         pool = sum(total.values())
         if cands:
             best = _dominant(cands, weighings, dominant_share)
-            rare_full_name = bare and pool < RARE and f.stats.count >= own_share * pool
+            titled = f.honorific is not None and len(f.words) == 1 and len(cands) > 1
+            rare_full_name = (bare or titled) and pool < RARE and f.stats.count >= own_share * pool
             if (best is not None
                     and (not rare_full_name or _introduced(members[best], f))
                     and not _distinguished(f, members[best], own_share)):
