@@ -511,10 +511,8 @@ def _join_held_apart(members: list[list[_Form]], cluster_of: Mapping[FormKey, in
       The Count of Monte Cristo's ``Monsieur Noirtier`` (the father of ``Monsieur de Villefort``).
       Jane Eyre's servants' ``Mr. Edward`` is 3 % of ``Mr. Rochester``'s uses."""
     joins: dict[int, int] = {}
-    for f, cands in held_apart:
+    for f, cands in held_apart:   # each form is the first member of a cluster of its own
         own = cluster_of[f.key]
-        if own in joins or members[own][0] is not f:
-            continue
         cands = [c for c in cands if c not in joins and all(_fits(m, members[c], married_first) for m in members[own])]
         if not cands or f.gender is None:
             continue
