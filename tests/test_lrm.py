@@ -121,6 +121,24 @@ def test_bm25_b0_from_term_counts_equals_bm25_over_the_whole_book(huck):
         assert full and all(abs(full.get(i, 0.0) - fast[i]) < 1e-9 for i in fast), query
 
 
+def test_term_counts_equal_the_tokenizer_counts(huck):
+    """The literal scan behind term_counts counts exactly what tokenizing each passage counts, on a
+    real book (underscored italics, apostrophes, case) and on a text whose lower-casing changes its
+    length (a dotted capital I: the case-insensitive regex is used there)."""
+    from collections import Counter
+
+    from beyondfind.retrieval.terms import term_counts, tokenize
+
+    for term in ("jim", "huck", "i", "the", "don't", "tom's", "sawyer"):
+        expected = {i: c for i, p in enumerate(huck.passages) if (c := Counter(tokenize(p.text))[term])}
+        assert expected and term_counts(huck, term) == expected, term
+    text = "İstanbul. Jim's raft; _Jim_ said JIM, not Jimmy or ajim."
+    doc = Document("t", "txt", text, (Passage(0, 0, len(text), text),), "0" * 64)
+    odd = IndexedBook(1, doc, Annotations((), (), (), (), None, "t"))
+    assert len(text.lower()) != len(text)
+    assert term_counts(odd, "jim") == {0: 2} and term_counts(odd, "jim's") == {0: 1}   # _Jim_, JIM
+
+
 def test_bm25_equals_the_bm25s_library(huck):
     """Our numpy BM25 (no bm25s import at query time) against bm25s itself, both length settings."""
     import bm25s

@@ -189,16 +189,16 @@ class Library:
         q = self.conn.execute
         passages = tuple(Passage(i, s, e, text, ch) for i, s, e, ch in
                          q('SELECT idx, start, "end", chapter FROM passages WHERE doc_id = ? ORDER BY idx', (doc_id,)))
-        sentences = tuple(Sentence(*r) for r in
-                          q(f"SELECT {SENTENCE_COLUMNS} FROM sentences WHERE doc_id = ? ORDER BY idx", (doc_id,)))
+        sentences = tuple(map(Sentence._make,
+                              q(f"SELECT {SENTENCE_COLUMNS} FROM sentences WHERE doc_id = ? ORDER BY idx", (doc_id,))))
         mentions = tuple(map(mention_from_row, q(f"SELECT {MENTION_COLUMNS} FROM mentions WHERE doc_id = ? "
                                                  "ORDER BY id", (doc_id,))))
         pronouns = tuple(map(pronoun_from_row, q(f"SELECT {PRONOUN_COLUMNS} FROM pronouns WHERE doc_id = ? "
                                                  "ORDER BY id", (doc_id,))))
         verbs = tuple(map(verb_from_row, q(f"SELECT {VERB_COLUMNS} FROM verbs WHERE doc_id = ? ORDER BY rowid",
                                            (doc_id,))))
-        descriptions = tuple(Description(*r) for r in q(f"SELECT {DESCRIPTION_COLUMNS} FROM descriptions "
-                                                        "WHERE doc_id = ? ORDER BY rowid", (doc_id,)))
+        descriptions = tuple(map(Description._make, q(f"SELECT {DESCRIPTION_COLUMNS} FROM descriptions "
+                                                      "WHERE doc_id = ? ORDER BY rowid", (doc_id,))))
         document = Document(name, fmt, text, passages, sha, title)
         return document, Annotations(sentences, mentions, pronouns, verbs, narrator, pipeline,
                                      tuple(n for n in narrators.split(NARRATOR_SEPARATOR) if n), descriptions)
