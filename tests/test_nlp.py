@@ -88,6 +88,29 @@ def test_the_chain_keeps_its_character_when_another_is_named_in_passing():
     assert anaphora.resolve_pronouns(names, prons)[2] == 1
 
 
+def test_a_name_of_unknown_gender_learns_it_from_its_pronouns_and_loses_the_other_genders():
+    """"Jo" (a man's and a woman's name in the lists) is "she" again and again, so the "he" the first
+    pass gave her because she was the subject goes to Laurie, named two sentences earlier."""
+    names, keys, prons = [], [], []
+    for k in range(6):   # Jo is named and is "she" in every other sentence
+        names.append(anaphora.NameItem(100 * k, 10 * k, None, True, False))
+        keys.append("jo")
+        prons.append(anaphora.PronounItem(100 * k + 50, 10 * k + 1, "female", "she", False))
+    names.append(anaphora.NameItem(980, 98, "male", False, False))       # Laurie, not the subject
+    keys.append(None)
+    names.append(anaphora.NameItem(1000, 100, None, True, False))        # Jo again, the subject
+    keys.append("jo")
+    prons.append(anaphora.PronounItem(1010, 100, "male", "he", False))
+    first = anaphora.resolve_pronouns(names, prons)
+    assert first[-1] == 7                  # the subject of unknown gender took the "he"
+    assert anaphora.learned_genders(keys, [(a, p.gender) for a, p in zip(first, prons) if a is not None]) \
+        == {"jo": "female"}
+    assert anaphora.resolve_pronouns_learning_genders(names, keys, prons)[-1] == 6
+    # too few links, or links that disagree, teach nothing
+    assert anaphora.learned_genders(["x"] * 4, [(0, "female")] * 4) == {}
+    assert anaphora.learned_genders(["x"] * 10, [(0, "female")] * 5 + [(0, "male")] * 5) == {}
+
+
 def test_a_name_in_apposition_to_the_subject_is_a_subject():
     from beyondfind.nlp.syntax import is_subject
 

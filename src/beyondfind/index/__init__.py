@@ -6,12 +6,20 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..documents import Document, load_document
-from .annotate import ANNOTATOR_VERSION, annotate_document, annotate_into
 from .book import IndexedBook
-from .spool import RecordSpool
 from .store import DocumentInfo, Library, default_library_path
+from .version import ANNOTATOR_VERSION
 
 __all__ = ["IndexedBook", "DocumentInfo", "Library", "annotate_document", "default_library_path", "index_document", "up_to_date"]
+
+
+def __getattr__(name: str):
+    """``annotate_document`` on first use: a query never annotates, and the annotator's modules
+    (spool, name evidence, anaphora) were ~60 ms of a cold ``beyondfind rank``'s imports."""
+    if name == "annotate_document":
+        from .annotate import annotate_document
+        return annotate_document
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def up_to_date(info: DocumentInfo) -> bool:
@@ -40,6 +48,9 @@ def index_document(library: Library, source: str | Path | Document, nlp_loader: 
         return known.id, False
     progress = progress_factory(len(document.passages), document.name) if progress_factory else None
     n_process = processes if len(document.passages) >= MIN_PASSAGES_FOR_PROCESSES else 1
+    from .annotate import annotate_into
+    from .spool import RecordSpool
+
     with RecordSpool() as spool:   # the records wait on disk, not in memory, until they are stored
         annotations = annotate_into(spool, document, nlp_loader(), n_process=n_process, progress=progress)
         return library.store(document, annotations), True

@@ -27,6 +27,7 @@ from ..nlp.text import chunks, clean_for_nlp
 from .records import Annotations, Description, Mention, Pronoun, Sentence, Verb
 from .spool import Batch, Candidate, RecordSpool, SpooledAnnotations
 from .titles import referenced_name, titled_names
+from .version import ANNOTATOR_VERSION
 
 MAX_CHUNK_CHARS = 10_000
 BATCHES_PER_WORKER = 10
@@ -44,7 +45,6 @@ batch's text, not its count. 32 passages average ~7k characters, but 1 in 60 bat
 groups of it 50 MB, 8k 32 MB. Same speed (Huckleberry Finn's first 2,500 passages, one process:
 13.2-13.7 s with or without the cap)."""
 NAME_LABELS = frozenset({"PER", "LOC", "GPE", "FAC", "ORG", "VEH"})
-ANNOTATOR_VERSION = 26  # bump when annotation changes meaning: older documents are re-annotated
 # a one-word name the tagger reads as a place or organisation is a person's when the book writes it
 # after a person's honorific this often (Dracula's "Renfield", GPE ×22, beside "Mr. Renfield" ×8)
 MIN_HONORIFIC_USES = 3
@@ -170,7 +170,7 @@ def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
     thing_heads: set[str] = set()   # last words of the "the X" things of several words
     for key, honorific, label in forms:
         single = " " not in key and not honorific
-        if never_a_name(key) or (single and (evidence.common_word(key) or evidence.interjection(key))) \
+        if never_a_name(key, honorific) or (single and (evidence.common_word(key) or evidence.interjection(key))) \
                 or (single and label == "PER" and evidence.group_plural(key, family_words)):
             unnamed.append((key, honorific, label))
         elif single and label == "PER" and evidence.ship_named(key):
@@ -243,8 +243,9 @@ def _detect_narration(document: Document) -> Narration:
 
 
 def _resolve(spool: RecordSpool, narrator: str | None) -> None:
-    """Third-person pronouns linked to PER names across the whole book (one pass over both, in
-    reading order: :func:`~beyondfind.nlp.anaphora.iter_links`); first-person pronouns outside
+    """Third-person pronouns linked to PER names across the whole book (passes over both, in
+    reading order: :func:`~beyondfind.nlp.anaphora.iter_links`; a second one when the first taught
+    names of unknown gender theirs, :func:`~beyondfind.nlp.anaphora.learned_genders`); first-person pronouns outside
     quotes are the narrator's when the book has one. A title that names one person ("the
     Count" for Count Dracula: :func:`~beyondfind.index.titles.titled_names`) is a name here too, so
     the "he" after it is the Count's."""
@@ -253,24 +254,38 @@ def _resolve(spool: RecordSpool, narrator: str | None) -> None:
         written[parse_name(text)] += n
     titled = titled_names(written)
     name_ids = array("q")   # the i-th PER name's mention id: links name a position among the names
+    keys: list[str | None] = []   # the i-th name's key for learning its gender (anaphora.gender_key)
 
-    def names() -> Iterator[anaphora.NameItem]:
+    def names(learned: dict | None = None) -> Iterator[anaphora.NameItem]:
+        first_pass = learned is None
         for mention_id, start, sentence, text, subject, quote, is_name in spool.person_names(titles=bool(titled)):
             name = referenced_name(text, is_name, titled)
             if name is None:
                 continue
-            name_ids.append(mention_id)
-            yield anaphora.NameItem(start, sentence, name_gender(name), subject, quote)
+            gender = name_gender(name)
+            key = anaphora.gender_key(gender, name.words, name.honorific)
+            if first_pass:
+                name_ids.append(mention_id)
+                keys.append(key)
+            elif key is not None:
+                gender = learned.get(key, gender)
+            yield anaphora.NameItem(start, sentence, gender, subject, quote)
 
     pronoun_ids = array("q")
+    pronoun_genders: list[str] = []
 
-    def pronouns() -> Iterator[anaphora.PronounItem]:
+    def pronouns(first_pass: bool) -> Iterator[anaphora.PronounItem]:
         for pronoun_id, start, sentence, gender, text, quote in spool.third_person_pronouns():
-            pronoun_ids.append(pronoun_id)
+            if first_pass:
+                pronoun_ids.append(pronoun_id)
+                pronoun_genders.append(gender)
             yield anaphora.PronounItem(start, sentence, gender, text, quote)
 
-    links = ((pronoun_ids[k], name_ids[ante]) for k, ante in enumerate(anaphora.iter_links(names(), pronouns()))
-             if ante is not None)
+    # two passes: the first teaches names of unknown gender theirs (anaphora.learned_genders)
+    first = list(anaphora.iter_links(names(), pronouns(True)))
+    learned = anaphora.learned_genders(keys, ((a, pronoun_genders[k]) for k, a in enumerate(first) if a is not None))
+    final = anaphora.iter_links(names(learned), pronouns(False)) if learned else iter(first)
+    links = ((pronoun_ids[k], name_ids[ante]) for k, ante in enumerate(final) if ante is not None)
     spool.link_pronouns(links, narrator=bool(narrator))
 
 

@@ -49,6 +49,9 @@ UNMARRIED = frozenset({"miss", "mlle", "mademoiselle", "fraulein"})
 # honorifics followed by a first name rather than a surname ("Lady Catherine", "Aunt Polly")
 FIRST_NAME_HONORIFICS = frozenset({"lady", "sir", "aunt", "uncle", "sister", "brother", "father", "mother",
                                    "prince", "princess", "king", "queen", "saint", "st", "cousin"})
+# kinship titles: with a surname ("Aunt March") they name an elder of the family, not a relative
+# the book knows by a first name (_kin_by_surname)
+KIN_TITLES = frozenset({"aunt", "uncle", "cousin", "grandmother", "grandfather", "grandma", "grandpa", "granny"})
 SURNAME_HONORIFICS = frozenset({"mr", "mrs", "miss", "ms", "master", "dr", "madam", "madame", "mme", "monsieur",
                                 "mlle", "mademoiselle", "colonel", "captain", "major", "general", "lieutenant",
                                 "sergeant", "professor", "reverend", "judge", "squire", "herr", "frau",
@@ -215,6 +218,23 @@ def _gender(form: _Form) -> str | None:
     return known or (form.stats.pronoun_gender if form.stats.label == "PER" else None)
 
 
+def _gender_from_first_name(forms: list[_Form]) -> None:
+    """A full name of unknown gender takes the gender of its first name written alone, when the
+    book resolves pronouns to that bare name more often than it writes the full name: Little
+    Women's ``Jo March`` (×2; "Jo" is a man's and a woman's name) is a woman because ``Jo`` (×1,181)
+    is "she" — so ``Mr. March``, the father, is not taken for her. Only names the lists give both
+    genders: an unlisted first name's pronouns are fewer and less sure (Vanity Fair's ``Bute
+    Crawley`` is the Reverend, ``Mrs. Bute`` his wife)."""
+    male, female = _first_names()
+    bare = {f.words[0]: f for f in forms if f.honorific is None and len(f.words) == 1 and f.first is not None}
+    for f in forms:
+        if (f.gender is None and f.honorific is None and len(f.words) > 1 and f.first in bare
+                and f.first in male and f.first in female):
+            alone = bare[f.first]
+            if alone.stats.pronoun_gender is not None and alone.stats.count > f.stats.count:
+                f.gender = alone.stats.pronoun_gender
+
+
 def _gender_from_lists(form: _Form) -> bool:
     """The form's gender is the resolved pronouns' and it is a bare surname that the first-name
     lists give that gender: the pronoun resolver took the gender from the lists (Jane Eyre's maid
@@ -290,10 +310,26 @@ def _married_first_names(forms: list[_Form], female: frozenset[str]) -> frozense
 def _fits(form: _Form, members: list[_Form], married_first: frozenset[str]) -> bool:
     """``form`` is compatible with every member of a character (see :func:`compatible`). A woman
     whose first name the text writes with a married title (``married_first``) may be the ``Mrs.``
-    of her surname: Dracula's ``Mrs. Harker`` is ``Mina Harker``, called ``Madam Mina``."""
+    of her surname: Dracula's ``Mrs. Harker`` is ``Mina Harker``, called ``Madam Mina``. A kinship
+    title with a surname (``Aunt March``, the girls' great-aunt) is only a character's who is also
+    written with that surname and a title or alone: not Little Women's ``Jo March``, whom the book
+    otherwise calls ``Jo`` and ``Miss Jo``."""
     married = any(m.first in married_first for m in (form, *members))
+    if _kin_by_surname(form) and not any(_formally_surnamed(m, form.surname) for m in members):
+        return False
     return all(compatible(form, m, married_known=married, one_full_name=_parts_of_one_name(form, m, members))
                for m in members)
+
+
+def _kin_by_surname(form: _Form) -> bool:
+    """A kinship title with a surname: Little Women's ``Aunt March``, Jane Eyre's ``Uncle Reed``."""
+    return form.honorific in KIN_TITLES and len(form.words) == 1 and form.surname is not None
+
+
+def _formally_surnamed(member: _Form, surname: str) -> bool:
+    """``member`` is the surname alone, titled or not (``Mr. Pumblechook``, ``Malvintseva``), not a
+    full name (Jane Eyre's ``Aunt Reed`` is not ``Miss Jane Reed``)."""
+    return member.words == (surname,)
 
 
 def _parts_of_one_name(a: _Form, b: _Form, members: list[_Form]) -> bool:
@@ -552,6 +588,7 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
         f.gender = _gender(f)
         # a title's "Huckleberry Finn" still introduces the story's "Huckleberry"
         f.outside = f.stats.titles_only and not story_words.issuperset(f.words)
+    _gender_from_first_name(items)
     items.sort(key=_specificity)
     married_first = _married_first_names(items, female)
     by_word: dict[str, list[_Form]] = defaultdict(list)

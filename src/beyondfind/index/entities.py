@@ -50,7 +50,7 @@ def list_entities(book: IndexedBook, min_mentions: int = 2) -> list[Entity]:
         display[c.id] = written[0] if written else c.name[1]   # "Count Dracula", not "the Count"
     out = []
     for c in index.characters:
-        if c.mentions < min_mentions or c.label not in LISTED_LABELS or all(never_a_name(k) for _h, k in c.forms):
+        if c.mentions < min_mentions or c.label not in LISTED_LABELS or all(never_a_name(k, bool(h)) for h, k in c.forms):
             continue
         if not story.intersection(c.forms):   # written only in headings, contents, the byline
             continue

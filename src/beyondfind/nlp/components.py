@@ -309,7 +309,8 @@ def make_anaphora(nlp: Language, name: str, window: int):
         prons = [t for t in doc if t.lower_ in THIRD_PERSON_PRONOUNS]
         pron_items = [anaphora.PronounItem(t.i, sent[t.i], pronoun_gender(t.text), t.text, qmask[t.i]) for t in prons]
         links = {}
-        for tok, ante in zip(prons, anaphora.resolve_pronouns(name_items, pron_items, settings)):
+        keys = [anaphora.gender_key(item.gender, s._.name.words, s._.name.honorific) for item, s in zip(name_items, names_)]
+        for tok, ante in zip(prons, anaphora.resolve_pronouns_learning_genders(name_items, keys, pron_items, settings)):
             if ante is not None:
                 links[tok.i] = (names_[ante].start, names_[ante].end, names_[ante].label_)
         doc.user_data[_ANTE] = links

@@ -130,14 +130,17 @@ def listed_places() -> list[str]:
     return sorted(k for k in _gazetteer() if known_place(k))
 
 
-def never_a_name(key: str) -> bool:
+def never_a_name(key: str, honorific: bool = False) -> bool:
     """Words that are never a person, place or organisation name for ranking (a holiday anywhere
-    in it: "Merry Christmas", "Christmas Eve")."""
+    in it: "Merry Christmas", "Christmas Eve"). After an honorific a month or a weekday is a surname
+    (``honorific``: the form is written with one; Little Women's "Mrs. March", "Aunt March")."""
     words = key.split()
     if not words or any(w.isdigit() or w in HOLIDAYS for w in words):
         return True
     if len(words) == 1:
         w = words[0]
+        if honorific and (w in MONTHS or w in WEEKDAYS):
+            return False
         return len(w) == 1 or w in NEVER_NAMES
     return all(w in NEVER_NAMES for w in words)
 

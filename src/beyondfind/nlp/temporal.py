@@ -1,8 +1,12 @@
 """DATE and TIME entities by rules (an ``entity_ruler`` that never overwrites trained entities).
 
 LitBank has no temporal layer, so these are patterns, checked in the tests on hand-written
-sentences: month names with days/years, weekdays, years, clock times, parts of the day.
+sentences: month names with days/years, weekdays, years, clock times, parts of the day. A month or
+weekday written after a person's honorific is a surname, never a date: Little Women's `Mrs. March`
+(×142), `Aunt March`, `Mr. March` were a title and a DATE wherever the NER missed them.
 """
+
+from .names import STRIP_HONORIFICS
 
 MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
           "october", "november", "december"]
@@ -25,6 +29,8 @@ def patterns() -> list[dict]:
             {"label": "DATE", "pattern": [{"IS_DIGIT": True}, {"LOWER": "of", "OP": "?"}, m]},
             {"label": "DATE", "pattern": [m, {"IS_DIGIT": True}]},
         ]
+    honorific = {"LOWER": {"IN": sorted(STRIP_HONORIFICS | {f"{h}." for h in STRIP_HONORIFICS})}}
+    out += [{"label": "PER", "pattern": [honorific, {"LOWER": {"IN": MONTHS + WEEKDAYS}, "IS_TITLE": True}]}]
     out += [{"label": "DATE", "pattern": [month]}]
     out += [{"label": "DATE", "pattern": [{"LOWER": {"IN": ["last", "next", "this", "that", "every"]}, "OP": "?"},
                                           {"LOWER": {"IN": WEEKDAYS}}]}]
