@@ -245,10 +245,10 @@ def _detect_narration(document: Document) -> Narration:
 def _resolve(spool: RecordSpool, narrator: str | None) -> None:
     """Third-person pronouns linked to PER names across the whole book (passes over both, in
     reading order: :func:`~beyondfind.nlp.anaphora.iter_links`; a second one when the first taught
-    names of unknown gender theirs, :func:`~beyondfind.nlp.anaphora.learned_genders`); first-person pronouns outside
-    quotes are the narrator's when the book has one. A title that names one person ("the
-    Count" for Count Dracula: :func:`~beyondfind.index.titles.titled_names`) is a name here too, so
-    the "he" after it is the Count's."""
+    first names of both genders theirs, :func:`~beyondfind.nlp.anaphora.learned_genders`);
+    first-person pronouns outside quotes are the narrator's when the book has one. A title that
+    names one person ("the Count" for Count Dracula: :func:`~beyondfind.index.titles.titled_names`)
+    is a name here too, so the "he" after it is the Count's."""
     written: Counter = Counter()
     for text, n in spool.person_name_texts():   # each distinct text parsed once, not each mention
         written[parse_name(text)] += n
@@ -281,7 +281,7 @@ def _resolve(spool: RecordSpool, narrator: str | None) -> None:
                 pronoun_genders.append(gender)
             yield anaphora.PronounItem(start, sentence, gender, text, quote)
 
-    # two passes: the first teaches names of unknown gender theirs (anaphora.learned_genders)
+    # two passes: the first teaches first names of both genders ('Jo') theirs (anaphora.learned_genders)
     first = list(anaphora.iter_links(names(), pronouns(True)))
     learned = anaphora.learned_genders(keys, ((a, pronoun_genders[k]) for k, a in enumerate(first) if a is not None))
     final = anaphora.iter_links(names(learned), pronouns(False)) if learned else iter(first)

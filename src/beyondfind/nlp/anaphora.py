@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from .names import _first_names
 
 REFLEXIVES = frozenset({"himself", "herself"})
-MIN_GENDER_LINKS = 5    # pronouns linked to a name of unknown gender before the book's majority is its gender
+MIN_GENDER_LINKS = 5    # pronouns linked to an ambiguous first name before their majority is its gender
 GENDER_SHARE = 0.6      # ... and the share of them that must agree (both chosen on LitBank train/dev)
 
 
@@ -114,8 +114,8 @@ def iter_links(names: Iterable[NameItem], pronouns: Iterable[PronounItem],
 
 def learned_genders(keys: Sequence[Hashable | None], links: Iterable[tuple[int, str]],
                     min_links: int = MIN_GENDER_LINKS, share: float = GENDER_SHARE) -> dict[Hashable, str]:
-    """The gender of each name key (``keys[i]``: the key of the i-th name, None for a name whose
-    gender is known) whose linked pronouns (``links``: (name index, pronoun gender)) number at least
+    """The gender of each name key (``keys[i]``: the key of the i-th name, :func:`gender_key`; None
+    for a name that does not learn) whose linked pronouns (``links``: (name index, pronoun gender)) number at least
     ``min_links`` and agree in ``share`` of cases."""
     counts: dict[Hashable, Counter] = defaultdict(Counter)
     for i, gender in links:
