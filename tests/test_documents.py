@@ -40,6 +40,21 @@ def test_chapters_are_named_within_their_book_and_contents_are_not_chapters():
     assert two_cities[0].title == "I. The Period" and len(two_cities) > 40
 
 
+def test_a_part_listed_in_the_table_of_contents_names_no_chapter():
+    """Little Women's contents list "PART 1", its chapters, "PART 2", its chapters: the last part
+    of the contents used to name every chapter of part 1 ("PART 2 · CHAPTER ONE")."""
+    from beyondfind.documents.segment import is_contents
+
+    doc = load_document(DATA / "books" / "514-little-women.txt")
+    opening = next(p for p in doc.passages if "Christmas won't be Christmas" in p.text)
+    assert opening.chapter == "CHAPTER ONE"
+    assert not any(p.chapter and "PART" in p.chapter for p in doc.passages if p.start > opening.start)
+    assert is_contents("ONE  PLAYING PILGRIMS\nTWO  A MERRY CHRISTMAS\nTHREE  THE LAURENCE BOY\nFOUR  BURDENS\n"
+                       "TEN  THE P.C. AND P.O.")   # one title in five may end like a sentence
+    assert not is_contents("CHAPTER ONE")
+    assert not is_contents("It was a cold night.\nThe girls sat by the fire.\nJo spoke first.")
+
+
 def test_epub_chapters_in_spine_order(tmp_path):
     from ebooklib import epub
 

@@ -17,6 +17,9 @@ _CHAPTER = re.compile(r"^\s*(?:CHAPTER|Chapter|BOOK|Book|PART|Part|VOLUME|Volume
 _LEVELS = (("volume",), ("part",), ("book",), ("chapter", "stave", "letter"))
 
 
+CHAPTER_LEVEL = len(_LEVELS) - 1
+
+
 def heading_level(heading: str) -> int:
     """0 volume, 1 part, 2 book, 3 chapter (and anything else)."""
     first = heading.split(maxsplit=1)[0].lower().strip(".:") if heading.strip() else ""
@@ -55,6 +58,13 @@ def is_heading(block: str) -> bool:
     "CHAPTER I.\nDown the Rabbit-Hole"); a table of contents in one block is not."""
     short = len(block) <= 200 and block.strip().count("\n") <= 1
     return bool(short and _CHAPTER.match(block)) or bool(_NUMBERED_TITLE.match(block))
+
+
+def is_contents(block: str) -> bool:
+    """A table of contents' list: three lines or more, nearly all set as titles
+    (:func:`is_title_line`: "ONE  PLAYING PILGRIMS", "TWO  A MERRY CHRISTMAS")."""
+    lines = [line for line in block.splitlines() if line.strip()]
+    return len(lines) >= 3 and sum(map(is_title_line, lines)) >= 0.8 * len(lines)
 
 
 # words a title leaves lowercase ("Tom Swims the River", "Pride and Prejudice, by Jane Austen")
@@ -113,7 +123,10 @@ def passages_from_blocks(text: str, spans: list[tuple[int, int]],
         body = text[s:e]
         if chapters is not None:
             chapter = chapters[i]
-        elif is_heading(body):
+        elif is_heading(body) and not (heading_level(body) < CHAPTER_LEVEL and i + 1 < len(spans)
+                                       and is_contents(text[spans[i + 1][0]:spans[i + 1][1]])):
+            # (a part listed in a table of contents, its chapters below it, opens nothing: Little
+            # Women's contents end with "PART 2", which named every chapter of part 1)
             chapter = namer.heading(body)
         out.append(Passage(len(out), s, e, text, chapter))
     return tuple(out)
