@@ -158,6 +158,9 @@ def test_aliases_drop_case_and_possessive_copies():
     got = distinct_aliases("Starbuck", ["Mr. Starbuck", "Starbuck’s", "STARBUCK", "WILKINS MICAWBER",
                                         "Wilkins Micawber", "Master Copperfield--", "Master Copperfield", "Stubb"])
     assert got == ("Mr. Starbuck", "Wilkins Micawber", "Master Copperfield", "Stubb")
+    # a form the book writes only in capitals (a heading, a letter's signature) is shown as a name
+    assert distinct_aliases("Beth", ["Betsey", "Mrs. BETH", "COLONEL TEDDY", "King Henry VIII", "GM"]) \
+        == ("Betsey", "Mrs. Beth", "Colonel Teddy", "King Henry VIII", "GM")
 
 
 def test_console_script_demo_runs(tmp_path):

@@ -88,7 +88,21 @@ def distinct_aliases(name: str, surfaces: list[str]) -> tuple[str, ...]:
             out.append(s)
         elif untidy(s) < untidy(out[at[key]]):   # "Wilkins Micawber" rather than "WILKINS MICAWBER"
             out[at[key]] = s
-    return tuple(out)
+    return tuple(map(tidy_case, out))
+
+
+_SHOUTED = re.compile(r"\b(?![IVXLCDM]+\b)[A-Z]{3,}\b")   # a word in capitals, not a roman numeral
+
+
+def tidy_case(surface: str) -> str:
+    """Words a heading or a letter set in capitals written as names are ("Mrs. BETH" → "Mrs. Beth",
+    "COLONEL TEDDY" → "Colonel Teddy"), for a form the book writes no other way; roman numerals
+    and two-letter abbreviations stay ("Henry VIII", "GM").
+
+    >>> tidy_case("Mrs. BETH"), tidy_case("COLONEL TEDDY"), tidy_case("King Henry VIII")
+    ('Mrs. Beth', 'Colonel Teddy', 'King Henry VIII')
+    """
+    return _SHOUTED.sub(lambda m: m.group().capitalize(), surface)
 
 
 def closest_names(book: IndexedBook, query: str, n: int = 5) -> list[str]:
