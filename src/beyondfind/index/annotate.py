@@ -272,19 +272,22 @@ def _resolve(spool: RecordSpool, narrator: str | None) -> None:
             yield anaphora.NameItem(start, sentence, gender, subject, quote)
 
     pronoun_ids = array("q")
-    pronoun_genders: list[str] = []
+    pronoun_female = array("b")   # the i-th pronoun is "she"/"her" (1) or "he"/"him" (0)
 
     def pronouns(first_pass: bool) -> Iterator[anaphora.PronounItem]:
         for pronoun_id, start, sentence, gender, text, quote in spool.third_person_pronouns():
             if first_pass:
                 pronoun_ids.append(pronoun_id)
-                pronoun_genders.append(gender)
+                pronoun_female.append(gender == "female")
             yield anaphora.PronounItem(start, sentence, gender, text, quote)
 
-    # two passes: the first teaches first names of both genders ('Jo') theirs (anaphora.learned_genders)
-    first = list(anaphora.iter_links(names(), pronouns(True)))
-    learned = anaphora.learned_genders(keys, ((a, pronoun_genders[k]) for k, a in enumerate(first) if a is not None))
-    final = anaphora.iter_links(names(learned), pronouns(False)) if learned else iter(first)
+    # two passes: the first teaches first names of both genders ('Jo') theirs (anaphora.learned_genders);
+    # its links are kept as compact arrays (a 50 MB text has about a million pronouns): -1 for none
+    first = array("q", (-1 if a is None else a for a in anaphora.iter_links(names(), pronouns(True))))
+    learned = anaphora.learned_genders(keys, ((a, "female" if pronoun_female[k] else "male")
+                                              for k, a in enumerate(first) if a >= 0))
+    final = anaphora.iter_links(names(learned), pronouns(False)) if learned \
+        else (None if a < 0 else a for a in first)
     links = ((pronoun_ids[k], name_ids[ante]) for k, ante in enumerate(final) if ante is not None)
     spool.link_pronouns(links, narrator=bool(narrator))
 
