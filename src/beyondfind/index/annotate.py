@@ -256,19 +256,15 @@ def _resolve(spool: RecordSpool, narrator: str | None) -> None:
     name_ids = array("q")   # the i-th PER name's mention id: links name a position among the names
     keys: list[str | None] = []   # the i-th name's key for learning its gender (anaphora.gender_key)
 
-    def names(learned: dict | None = None) -> Iterator[anaphora.NameItem]:
-        first_pass = learned is None
+    def names(first_pass: bool) -> Iterator[anaphora.NameItem]:
         for mention_id, start, sentence, text, subject, quote, is_name in spool.person_names(titles=bool(titled)):
             name = referenced_name(text, is_name, titled)
             if name is None:
                 continue
             gender = name_gender(name)
-            key = anaphora.gender_key(gender, name.words, name.honorific)
             if first_pass:
                 name_ids.append(mention_id)
-                keys.append(key)
-            elif key is not None:
-                gender = learned.get(key, gender)
+                keys.append(anaphora.gender_key(gender, name.words, name.honorific))
             yield anaphora.NameItem(start, sentence, gender, subject, quote)
 
     pronoun_ids = array("q")
@@ -283,10 +279,10 @@ def _resolve(spool: RecordSpool, narrator: str | None) -> None:
 
     # two passes: the first teaches first names of both genders ('Jo') theirs (anaphora.learned_genders);
     # its links are kept as compact arrays (a 50 MB text has about a million pronouns): -1 for none
-    first = array("q", (-1 if a is None else a for a in anaphora.iter_links(names(), pronouns(True))))
+    first = array("q", (-1 if a is None else a for a in anaphora.iter_links(names(True), pronouns(True))))
     learned = anaphora.learned_genders(keys, ((a, "female" if pronoun_female[k] else "male")
                                               for k, a in enumerate(first) if a >= 0))
-    final = anaphora.iter_links(names(learned), pronouns(False)) if learned \
+    final = anaphora.iter_links(anaphora.with_genders(names(False), keys, learned), pronouns(False)) if learned \
         else (None if a < 0 else a for a in first)
     links = ((pronoun_ids[k], name_ids[ante]) for k, ante in enumerate(final) if ante is not None)
     spool.link_pronouns(links, narrator=bool(narrator))
