@@ -6,6 +6,7 @@ import sqlite3
 import subprocess
 import sys
 
+from beyondfind.index import Library
 from beyondfind.news import add_article, show_article
 from beyondfind.news.io import read_thread
 from beyondfind.news.store import ThreadStore
@@ -86,10 +87,11 @@ def test_concurrent_indexing_stores_each_document_once(tmp_path):
     def content(path):
         conn = sqlite3.connect(path)
         docs = sorted(conn.execute("SELECT sha256, name, format FROM documents"))
-        mentions = sorted(conn.execute("SELECT d.sha256, m.start, m.\"end\", m.label, m.key FROM mentions m "
-                                       "JOIN documents d ON d.id = m.doc_id"))
         passages = conn.execute("SELECT COUNT(*) FROM passages").fetchone()[0]
         conn.close()
+        with Library(path) as lib:
+            mentions = sorted((info.sha256, m.start, m.end, m.label, m.key) for info in lib.documents()
+                              for m in lib.load(info.id)[1].mentions)
         return docs, mentions, passages
 
     docs, mentions, passages = content(library)

@@ -1,11 +1,12 @@
 """``beyondfind index PATH... --dask``: annotation on a real Dask LocalCluster (two worker processes),
 one writer, resumable, failures reported without stopping the run."""
 
-import sqlite3
 import subprocess
 import sys
 
 import pytest
+
+from beyondfind.index import Library
 
 from .conftest import DATA
 
@@ -13,11 +14,10 @@ pytest.importorskip("distributed")
 
 
 def _rows(library, doc_id):
-    with sqlite3.connect(library) as c:
-        return (c.execute("SELECT start, \"end\", text, label, is_name FROM mentions WHERE doc_id = ? ORDER BY id",
-                          (doc_id,)).fetchall(),
-                c.execute("SELECT start, antecedent IS NOT NULL FROM pronouns WHERE doc_id = ? ORDER BY id",
-                          (doc_id,)).fetchall())
+    with Library(library) as lib:
+        _, ann = lib.load(doc_id)
+    return ([(m.start, m.end, m.text, m.label, m.is_name) for m in ann.mentions],
+            [(p.start, p.antecedent is not None) for p in ann.pronouns])
 
 
 def _index(*args):

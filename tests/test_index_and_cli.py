@@ -15,7 +15,7 @@ from .conftest import HUCK
 def _counts(path):
     con = sqlite3.connect(path)
     try:
-        return [con.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in ("documents", "passages", "mentions")]
+        return [con.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in ("documents", "passages", "records")]
     finally:
         con.close()
 

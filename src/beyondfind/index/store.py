@@ -7,52 +7,31 @@ as it was; the next run indexes the document again from the start.
 from __future__ import annotations
 
 import sqlite3
+from itertools import chain
 from dataclasses import dataclass
 from pathlib import Path
 
 from .. import BeyondfindError, NotFoundError, validate
 from ..documents import Document, Passage
 from ..sqlite import connect, create_schema, write_transaction
-from .records import (DESCRIPTION_COLUMNS, MENTION_COLUMNS, PRONOUN_COLUMNS, SENTENCE_COLUMNS, VERB_COLUMNS,
-                      Annotations, Description, Sentence, mention_from_row, mention_row, pronoun_from_row,
-                      pronoun_row, verb_from_row)
+from . import columnar
+from .migrations import DOCUMENTS_V2, migrate
+from .records import Annotations
 from .spool import SpooledAnnotations
 
-SCHEMA_VERSION = 2   # 2: a document is its bytes *and* its format (the same bytes as .txt and .html differ)
+SCHEMA_VERSION = 3   # 2: a document is its bytes *and* its format (the same bytes as .txt and .html differ);
+                     # 3: annotation records in binary column chunks (:mod:`.columnar`), not one row each
 NARRATOR_SEPARATOR = "|"
-
-_DOCUMENTS_V2 = """CREATE TABLE IF NOT EXISTS documents (
-    id INTEGER PRIMARY KEY, sha256 TEXT NOT NULL, name TEXT NOT NULL, format TEXT NOT NULL,
-    title TEXT, text TEXT NOT NULL, narrator TEXT, pipeline TEXT NOT NULL,
-    added_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP, narrators TEXT NOT NULL DEFAULT '', UNIQUE (sha256, format))"""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-""" + _DOCUMENTS_V2 + """;
+""" + DOCUMENTS_V2 + """;
 CREATE TABLE IF NOT EXISTS passages (
     doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE, idx INTEGER NOT NULL,
     start INTEGER NOT NULL, "end" INTEGER NOT NULL, chapter TEXT, PRIMARY KEY (doc_id, idx));
-CREATE TABLE IF NOT EXISTS sentences (
-    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE, idx INTEGER NOT NULL,
-    passage INTEGER NOT NULL, start INTEGER NOT NULL, "end" INTEGER NOT NULL, PRIMARY KEY (doc_id, idx));
-CREATE TABLE IF NOT EXISTS mentions (
-    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE, id INTEGER NOT NULL,
-    passage INTEGER NOT NULL, sentence INTEGER NOT NULL, start INTEGER NOT NULL, "end" INTEGER NOT NULL,
-    text TEXT NOT NULL, label TEXT NOT NULL, is_name INTEGER NOT NULL, key TEXT NOT NULL, honorific TEXT,
-    is_subject INTEGER NOT NULL, in_quote INTEGER NOT NULL, source TEXT NOT NULL, PRIMARY KEY (doc_id, id));
-CREATE TABLE IF NOT EXISTS pronouns (
-    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE, id INTEGER NOT NULL,
-    passage INTEGER NOT NULL, sentence INTEGER NOT NULL, start INTEGER NOT NULL, "end" INTEGER NOT NULL,
-    text TEXT NOT NULL, person INTEGER NOT NULL, gender TEXT, in_quote INTEGER NOT NULL,
-    antecedent INTEGER, narrator INTEGER NOT NULL, PRIMARY KEY (doc_id, id));
-CREATE TABLE IF NOT EXISTS verbs (
-    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-    passage INTEGER NOT NULL, sentence INTEGER NOT NULL, lemma TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS verbs_doc ON verbs(doc_id);
-CREATE TABLE IF NOT EXISTS descriptions (
-    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-    passage INTEGER NOT NULL, start INTEGER NOT NULL, kinds INTEGER NOT NULL);
-CREATE INDEX IF NOT EXISTS descriptions_doc ON descriptions(doc_id);
+CREATE TABLE IF NOT EXISTS records (
+    doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE, kind TEXT NOT NULL,
+    chunk INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (doc_id, kind, chunk));
 CREATE TABLE IF NOT EXISTS index_jobs (
     id INTEGER PRIMARY KEY, name TEXT NOT NULL, format TEXT NOT NULL, sha256 TEXT NOT NULL, data BLOB,
     state TEXT NOT NULL, done INTEGER NOT NULL DEFAULT 0, total INTEGER NOT NULL DEFAULT 0, document_id INTEGER,
@@ -98,9 +77,9 @@ class Library:
             row = self.conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
             if row is None:
                 self.conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
-            elif int(row[0]) == 1:
-                _migrate_1_to_2(self.conn, str(self.path))
-            elif int(row[0]) != SCHEMA_VERSION:
+            elif int(row[0]) < SCHEMA_VERSION:
+                migrate(self.conn, int(row[0]), SCHEMA_VERSION, str(self.path))
+            elif int(row[0]) > SCHEMA_VERSION:
                 raise BeyondfindError(f"library {self.path} has schema {row[0]}, this beyondfind needs "
                                       f"{SCHEMA_VERSION}; upgrade beyondfind or choose another --library file")
         except sqlite3.DatabaseError as exc:
@@ -166,16 +145,8 @@ class Library:
             doc_id = cur.lastrowid
             c.executemany("INSERT INTO passages VALUES (?, ?, ?, ?, ?)",
                           ((doc_id, p.index, p.start, p.end, p.chapter) for p in document.passages))
-            c.executemany("INSERT INTO sentences VALUES (?, ?, ?, ?, ?)",
-                          ((doc_id, s.index, s.passage, s.start, s.end) for s in ann.sentences))
-            c.executemany("INSERT INTO mentions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                          ((doc_id, *mention_row(m)) for m in ann.mentions))
-            c.executemany("INSERT INTO pronouns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                          ((doc_id, *pronoun_row(p)) for p in ann.pronouns))
-            c.executemany("INSERT INTO verbs VALUES (?, ?, ?, ?)",
-                          ((doc_id, v.passage, v.sentence, v.lemma) for v in ann.verbs))
-            c.executemany("INSERT INTO descriptions VALUES (?, ?, ?, ?)",
-                          ((doc_id, d.passage, d.start, d.kinds) for d in ann.descriptions))
+            for kind in columnar.LAYOUTS:
+                write_records(c, doc_id, kind, getattr(ann, kind))
         return doc_id
 
     def load(self, doc_id: int) -> tuple[Document, Annotations]:
@@ -186,42 +157,29 @@ class Library:
         if row is None:
             raise NotFoundError(f"no document {doc_id} in library {self.path}")
         sha, name, fmt, title, text, narrator, pipeline, narrators = row
-        q = self.conn.execute
-        passages = tuple(Passage(i, s, e, text, ch) for i, s, e, ch in
-                         q('SELECT idx, start, "end", chapter FROM passages WHERE doc_id = ? ORDER BY idx', (doc_id,)))
-        sentences = tuple(map(Sentence._make,
-                              q(f"SELECT {SENTENCE_COLUMNS} FROM sentences WHERE doc_id = ? ORDER BY idx", (doc_id,))))
-        mentions = tuple(map(mention_from_row, q(f"SELECT {MENTION_COLUMNS} FROM mentions WHERE doc_id = ? "
-                                                 "ORDER BY id", (doc_id,))))
-        pronouns = tuple(map(pronoun_from_row, q(f"SELECT {PRONOUN_COLUMNS} FROM pronouns WHERE doc_id = ? "
-                                                 "ORDER BY id", (doc_id,))))
-        verbs = tuple(map(verb_from_row, q(f"SELECT {VERB_COLUMNS} FROM verbs WHERE doc_id = ? ORDER BY rowid",
-                                           (doc_id,))))
-        descriptions = tuple(map(Description._make, q(f"SELECT {DESCRIPTION_COLUMNS} FROM descriptions "
-                                                      "WHERE doc_id = ? ORDER BY rowid", (doc_id,))))
+        passages = tuple(Passage(i, s, e, text, ch) for i, s, e, ch in self.conn.execute(
+            'SELECT idx, start, "end", chapter FROM passages WHERE doc_id = ? ORDER BY idx', (doc_id,)))
+        records = read_records(self.conn, doc_id)
         document = Document(name, fmt, text, passages, sha, title)
-        return document, Annotations(sentences, mentions, pronouns, verbs, narrator, pipeline,
-                                     tuple(n for n in narrators.split(NARRATOR_SEPARATOR) if n), descriptions)
+        return document, Annotations(records["sentences"], records["mentions"], records["pronouns"], records["verbs"],
+                                     narrator, pipeline, tuple(n for n in narrators.split(NARRATOR_SEPARATOR) if n),
+                                     records["descriptions"])
 
 
-def _migrate_1_to_2(conn: sqlite3.Connection, where: str) -> None:
-    """Schema 1 → 2: documents are unique by (sha256, format), not sha256 alone; 0.1 libraries
-    also lack the ``narrators`` column. SQLite cannot drop a constraint, so the table is rebuilt
-    (foreign keys off, so the passages and annotations that reference it are kept)."""
-    columns = {r[1] for r in conn.execute("PRAGMA table_info(documents)")}
-    narrators = "narrators" if "narrators" in columns else "''"
-    conn.execute("PRAGMA foreign_keys = OFF")
-    try:
-        with write_transaction(conn, f"library {where}"):
-            conn.execute(_DOCUMENTS_V2.replace("CREATE TABLE IF NOT EXISTS documents", "CREATE TABLE documents_v2"))
-            conn.execute("INSERT INTO documents_v2 (id, sha256, name, format, title, text, narrator, pipeline, added_at, "
-                         f"narrators) SELECT id, sha256, name, format, title, text, narrator, pipeline, added_at, "
-                         f"{narrators} FROM documents")
-            conn.execute("DROP TABLE documents")
-            conn.execute("ALTER TABLE documents_v2 RENAME TO documents")
-            conn.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
-    finally:
-        conn.execute("PRAGMA foreign_keys = ON")
+def write_records(conn: sqlite3.Connection, doc_id: int, kind: str, records, chunk: int = columnar.CHUNK) -> None:
+    """Store a document's ``kind`` records (any iterable, consumed once) as binary chunks of
+    ``chunk`` records."""
+    conn.executemany("INSERT INTO records VALUES (?, ?, ?, ?)",
+                     ((doc_id, kind, i, columnar.encode(kind, batch))
+                      for i, batch in enumerate(columnar.chunks(records, chunk))))
+
+
+def read_records(conn: sqlite3.Connection, doc_id: int) -> dict[str, tuple]:
+    """Every record of a document, by kind (the inverse of :func:`write_records`)."""
+    parts: dict[str, list[tuple]] = {kind: [] for kind in columnar.LAYOUTS}
+    for kind, data in conn.execute("SELECT kind, data FROM records WHERE doc_id = ? ORDER BY kind, chunk", (doc_id,)):
+        parts[kind].append(columnar.decode(kind, data))
+    return {kind: chunks[0] if len(chunks) == 1 else tuple(chain.from_iterable(chunks)) for kind, chunks in parts.items()}
 
 
 _INFO_SQL = ("SELECT d.id, d.sha256, d.name, d.format, d.title, "
