@@ -156,6 +156,19 @@ def test_gazetteer_places_the_ner_misses_are_tagged_but_not_common_words_or_surn
     assert [e.start for e in doc.ents if e.text == "Westminster" and e.label_ == "GPE"] == [6]
 
 
+def test_gazetteer_patterns_split_without_the_tokenizer_as_it_would(nlp):
+    """The gazetteer's plain names are split at spaces instead of tokenized (faster pipeline
+    load): every shipped name gives the tokens the tokenizer gives it, hyphens, dots and the
+    tokenizer's exceptions included."""
+    from beyondfind.nlp.components import COMPASS_WORDS, gazetteer_patterns
+    from beyondfind.nlp.name_evidence import listed_places
+
+    names = [k for k in listed_places() if k not in COMPASS_WORDS] + ["aix-la-chapelle", "d.c.", "cannot", "lake gonna"]
+    fast, tokenized = gazetteer_patterns(nlp, names), list(nlp.tokenizer.pipe(names))
+    assert len(fast) == len(names) > 3000
+    assert [[t.text for t in d] for d in fast] == [[t.text for t in d] for d in tokenized]
+
+
 def test_a_word_after_an_honorific_is_a_name_whatever_its_tag(nlp):
     """The tagger calls Darcy a NOUN and Hurst an ADV here; Darcy's introduction must still name him."""
     doc = nlp("His brother-in-law, Mr. Hurst, merely looked the gentleman; but his friend Mr. Darcy soon drew "

@@ -80,9 +80,14 @@ _CAP = re.compile(r"(?<![\w'’])([A-Z][a-z’']+)\b(?![’']s\b)")
 _LOWER = re.compile(r"(?<![\w'’])([a-z][a-z’']+)\b")
 _LOCATIVE = re.compile(_LOCATIVE_PREPOSITION + r"([A-Z][a-z’']+)\b(?![’']s\b)")
 _EXCLAIMED = re.compile(r"(?<![\w'’])([A-Z][a-z’']+),?\s?!")
-_AFTER_HONORIFIC = re.compile(r"\b(?:" + "|".join(sorted(h for h in STRIP_HONORIFICS if len(h) > 1))
-                              + r")\.?\s+([A-Z][a-z’']+)\b",   # not "M." ("I'm Tom")
+_HONORIFIC_WORDS = "|".join(sorted(h for h in STRIP_HONORIFICS if len(h) > 1))   # not "M." ("I'm Tom")
+_AFTER_HONORIFIC = re.compile(r"\b(?:" + _HONORIFIC_WORDS + r")\.?\s+([A-Z][a-z’']+)\b",
                               re.IGNORECASE)   # the name's own case is checked where it is counted
+# The same search on the lower-cased text, without IGNORECASE: 4.5x faster (0.53 -> 0.12 s a novel)
+# and the same matches wherever lower-casing keeps the length and the text has none of the four
+# non-ASCII letters IGNORECASE equates with ASCII ones ("İ", "ı", "ſ", the Kelvin sign).
+_AFTER_HONORIFIC_LOWER = re.compile(r"\b(?:" + _HONORIFIC_WORDS + r")\.?\s+([a-z][a-z’']+)\b")
+_CASE_FOLDED_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
 _SHIP_PARTS = r"(?:deck|decks|hull|keel|bows?|stern|masts?|sails?|crew|boats?|anchor|cabin|hold|rigging|helm)"
 _SHIP = re.compile(r"\b(?:aboard|on board(?: of)?)\s+the\s+([A-Z][a-z’']+)\b(?![’']s\b)"
                    r"|\b[Tt]he\s+([A-Z][a-z’']+)[’']s\s+" + _SHIP_PARTS + r"\b")
@@ -145,6 +150,10 @@ def never_a_name(key: str, honorific: bool = False) -> bool:
     return all(w in NEVER_NAMES for w in words)
 
 
+def _first_group(m: re.Match) -> tuple[int, int]:
+    return m.span(1)
+
+
 @dataclass
 class NameEvidence:
     """Counts over the whole text, computed once per book."""
@@ -153,7 +162,7 @@ class NameEvidence:
 
     @cached_property
     def lower(self) -> Counter:
-        return Counter(m.group(1) for m in _LOWER.finditer(self.text))
+        return Counter(_LOWER.findall(self.text))
 
     @cached_property
     def capital_mid(self) -> Counter:
@@ -168,21 +177,26 @@ class NameEvidence:
 
     @cached_property
     def capital(self) -> Counter:
-        return Counter(m.group(1).lower() for m in _CAP.finditer(self.text))
+        return Counter(map(str.lower, _CAP.findall(self.text)))
 
     @cached_property
     def locative(self) -> Counter:
-        return Counter(m.group(1).lower() for m in _LOCATIVE.finditer(self.text))
+        return Counter(map(str.lower, _LOCATIVE.findall(self.text)))
 
     @cached_property
     def exclaimed(self) -> Counter:
         """Capitalised words followed by "!" ("Halloa!", "Aha, !" too), by lower-cased word."""
-        return Counter(m.group(1).lower() for m in _EXCLAIMED.finditer(self.text))
+        return Counter(map(str.lower, _EXCLAIMED.findall(self.text)))
 
     @cached_property
     def after_honorific(self) -> Counter:
         """Capitalised words right after an honorific ("Mr. Jonas"), by lower-cased word."""
-        return Counter(m.group(1).lower() for m in _AFTER_HONORIFIC.finditer(self.text) if m.group(1)[0].isupper())
+        text = self.text
+        lowered = text.lower()
+        if len(lowered) != len(text) or any(c in text for c in _CASE_FOLDED_TO_ASCII):
+            return Counter(m.group(1).lower() for m in _AFTER_HONORIFIC.finditer(text) if m.group(1)[0].isupper())
+        return Counter(lowered[a:b] for a, b in map(_first_group, _AFTER_HONORIFIC_LOWER.finditer(lowered))
+                       if text[a].isupper())
 
     def interjection(self, word: str) -> bool:
         """Written at least twice, never mid-sentence nor after an honorific, mostly followed by "!"."""
@@ -240,7 +254,7 @@ class NameEvidence:
     @cached_property
     def after_the(self) -> Counter:
         """Capitalised words written after "the" ("the Republic"; not "the Jew's"), by lower-cased word."""
-        return Counter(m.group(1).lower() for m in _THE_NAME.finditer(self.text))
+        return Counter(map(str.lower, _THE_NAME.findall(self.text)))
 
     @cached_property
     def spoken(self) -> Counter:
