@@ -156,17 +156,31 @@ def test_gazetteer_places_the_ner_misses_are_tagged_but_not_common_words_or_surn
     assert [e.start for e in doc.ents if e.text == "Westminster" and e.label_ == "GPE"] == [6]
 
 
-def test_gazetteer_patterns_split_without_the_tokenizer_as_it_would(nlp):
-    """The gazetteer's plain names are split at spaces instead of tokenized (faster pipeline
-    load): every shipped name gives the tokens the tokenizer gives it, hyphens, dots and the
-    tokenizer's exceptions included."""
-    from beyondfind.nlp.components import COMPASS_WORDS, gazetteer_patterns
+def test_the_gazetteer_table_finds_what_spacys_phrase_matcher_finds(nlp):
+    """The places component matches the gazetteer with :class:`PhraseTable` (no pattern docs at
+    load time): the same matches as spaCy's PhraseMatcher on the LOWER attribute, on real news-like
+    and fiction text, phrases the tokenizer splits ("aix-la-chapelle", "cannot") included."""
+    from spacy.matcher import PhraseMatcher
+
+    from beyondfind.nlp.components import COMPASS_WORDS
+    from beyondfind.nlp.gazetteer import PhraseTable
     from beyondfind.nlp.name_evidence import listed_places
 
-    names = [k for k in listed_places() if k not in COMPASS_WORDS] + ["aix-la-chapelle", "d.c.", "cannot", "lake gonna"]
-    fast, tokenized = gazetteer_patterns(nlp, names), list(nlp.tokenizer.pipe(names))
-    assert len(fast) == len(names) > 3000
-    assert [[t.text for t in d] for d in fast] == [[t.text for t in d] for d in tokenized]
+    names = [k for k in listed_places() if k not in COMPASS_WORDS] + ["aix-la-chapelle", "d.c.", "cannot", "new  york"]
+    table = PhraseTable(nlp, names)
+    reference = PhraseMatcher(nlp.vocab, attr="LOWER")
+    reference.add("PLACE", list(nlp.tokenizer.pipe(names)))
+    texts = [(DATA / "books" / "2600-war-and-peace.txt").read_text(encoding="utf-8")[200_000:400_000],
+             " ".join(line[len("# text = "):] for line in (DATA / "uner-english-ewt" / "en_ewt-ud-test.iob2")
+                      .read_text(encoding="utf-8").splitlines() if line.startswith("# text = ")),
+             "He cannot go to Aix-la-Chapelle, nor to Washington, D.C., nor to New York or new york."]
+    found = 0
+    for text in texts:
+        doc = nlp.make_doc(text)
+        expected = sorted((s, e) for _m, s, e in reference(doc))
+        assert table(doc) == expected
+        found += len(expected)
+    assert found > 300 and table(nlp.make_doc("")) == []
 
 
 def test_a_word_after_an_honorific_is_a_name_whatever_its_tag(nlp):

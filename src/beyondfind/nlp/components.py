@@ -12,8 +12,6 @@
 
 from __future__ import annotations
 
-import re
-
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
@@ -362,21 +360,6 @@ def _capitalised(doc: Doc, i: int) -> bool:
     return 0 <= i < len(doc) and doc[i].is_alpha and doc[i].text[:1].isupper()
 
 
-_PLAIN_WORDS = re.compile(r"[^\W\d_]+(?: [^\W\d_]+)*")
-
-
-def gazetteer_patterns(nlp: Language, names: list[str]) -> list[Doc]:
-    """``names`` as docs for a :class:`~spacy.matcher.PhraseMatcher`: a name of letters and
-    single spaces, none of its words a tokenizer exception ("cannot"), is split at the spaces —
-    exactly where the tokenizer would split it, since no affix or infix rule applies to letters
-    alone; running the tokenizer over the ~4,000 names was ~0.2 s of every pipeline load. The rest
-    ("aix-la-chapelle", "d.c.") is tokenized."""
-    exceptions = set(nlp.tokenizer.rules or ())
-    plain = [bool(_PLAIN_WORDS.fullmatch(n)) and exceptions.isdisjoint(n.split(" ")) for n in names]
-    tokenized = iter(nlp.tokenizer.pipe(n for n, p in zip(names, plain) if not p))
-    return [Doc(nlp.vocab, words=n.split(" ")) if p else next(tokenized) for n, p in zip(names, plain)]
-
-
 @Language.factory("beyondfind_places")
 def make_places(nlp: Language, name: str):
     """Place names the LitBank NER misses, as GPE:
@@ -390,16 +373,16 @@ def make_places(nlp: Language, name: str):
       honorific, not one word opening a sentence, not a compass word ("the South"), not part of
       a longer capitalised name ("The Westminster Gazette") — where no entity lies ("Iraq",
       "Toronto", "North Korea": the fiction-trained NER misses most places of web and news text)."""
-    from spacy.matcher import Matcher, PhraseMatcher
+    from spacy.matcher import Matcher
     from spacy.util import filter_spans
 
+    from .gazetteer import PhraseTable
     from .name_evidence import listed_places
 
     matcher = Matcher(nlp.vocab)
     matcher.add("PLACE", [[{"LOWER": {"IN": list(PLACE_PREPOSITIONS)}}, {"ORTH": {"IN": list(PLACE_PREFIXES)}},
                            {"ORTH": ".", "OP": "?"}, {"IS_TITLE": True, "OP": "+"}]], greedy="LONGEST")
-    gazetteer = PhraseMatcher(nlp.vocab, attr="LOWER")
-    gazetteer.add("GAZETTEER", gazetteer_patterns(nlp, [k for k in listed_places() if k not in COMPASS_WORDS]))
+    gazetteer = PhraseTable(nlp, (k for k in listed_places() if k not in COMPASS_WORDS))
 
     def proper(doc: Doc, start: int, end: int, tagged: bool) -> bool:
         words = doc[start:end]
@@ -420,7 +403,7 @@ def make_places(nlp: Language, name: str):
             doc.ents = filter_spans(keep + found)
         taken = {i for ent in doc.ents for i in range(ent.start, ent.end)}
         tagged = doc.has_annotation("POS")
-        listed = [Span(doc, s, e, label="GPE") for _m, s, e in gazetteer(doc)
+        listed = [Span(doc, s, e, label="GPE") for s, e in gazetteer(doc)
                   if not taken.intersection(range(s, e)) and proper(doc, s, e, tagged)]
         if listed:
             doc.ents = list(doc.ents) + filter_spans(listed)
