@@ -144,6 +144,32 @@ def test_shipped_pipeline_tags_names_places_dates(nlp):
     assert any(t.dep_ == "nsubj" for t in doc) and doc[1].lemma_
 
 
+def test_the_temporal_rules_skip_only_texts_they_cannot_match(nlp):
+    """The DATE/TIME ruler runs only on texts with a digit or a word some rule needs: every rule
+    still fires where it applies, and on real text the entities equal spaCy's entity ruler's."""
+    from beyondfind.nlp.temporal import patterns, triggers
+
+    sentences = ["He came on May 5, 1850.", "It was the 3 of March.", "We met Mrs. March there.",
+                 "She left last Monday.", "They married in 1850.", "He wrote yesterday.", "She died three days ago.",
+                 "Be there at 10:30 pm.", "It struck five o'clock.", "I saw him this morning."]
+    for text in sentences:
+        assert any(e.label_ in ("DATE", "TIME", "PER") for e in nlp(text).ents), text
+    rules = patterns()
+    ruler = nlp.create_pipe("entity_ruler", name="reference", config={"overwrite_ents": False})
+    ruler.add_patterns(rules)
+    others = [name for name in nlp.pipe_names if name not in
+              ("beyondfind_temporal", "beyondfind_names", "beyondfind_anaphora", "beyondfind_narrator")]
+    text = (DATA / "books" / "345-dracula.txt").read_text(encoding="utf-8")[20_000:120_000]
+    with nlp.select_pipes(enable=others):
+        docs = list(nlp.pipe([*text.split("\n\n"), *sentences]))
+    ours = [[(e.start, e.end, e.label_) for e in nlp.get_pipe("beyondfind_temporal")(d.copy()).ents] for d in docs]
+    reference = [[(e.start, e.end, e.label_) for e in ruler(d.copy()).ents] for d in docs]
+    assert ours == reference and sum(lab in ("DATE", "TIME") for d in ours for _s, _e, lab in d) > 40
+    assert "march" in triggers(rules) and "in" not in triggers(rules)   # "in 1850" needs its digits
+    with pytest.raises(ValueError, match="cannot be pre-filtered"):
+        triggers([{"label": "DATE", "pattern": [{"IS_TITLE": True}]}])
+
+
 def test_gazetteer_places_the_ner_misses_are_tagged_but_not_common_words_or_surnames(nlp):
     """The fiction-trained NER leaves most places of web text untagged (UNER test LOC recall 0.14);
     the shipped gazetteer tags them where no entity lies (0.33), never a capitalised common word

@@ -29,7 +29,6 @@ def load_pipeline(name: str | Path | None = None, *, anaphora_window: int = 3):
     import spacy
 
     from . import components  # noqa: F401  (registers the factories)
-    from .temporal import patterns
 
     if name is None:
         name = SHIPPED_MODEL if shipped_model_available() else BLANK
@@ -50,8 +49,7 @@ def load_pipeline(name: str | Path | None = None, *, anaphora_window: int = 3):
     if not nlp.has_pipe("ner"):
         nlp.add_pipe("beyondfind_rule_ner")
     nlp.add_pipe("beyondfind_places")
-    ruler = nlp.add_pipe("entity_ruler", name="beyondfind_temporal", config={"overwrite_ents": False})
-    ruler.add_patterns(patterns())
+    nlp.add_pipe("beyondfind_temporal")
     nlp.add_pipe("beyondfind_names")
     nlp.add_pipe("beyondfind_anaphora", config={"window": anaphora_window})
     nlp.add_pipe("beyondfind_narrator")

@@ -360,6 +360,34 @@ def _capitalised(doc: Doc, i: int) -> bool:
     return 0 <= i < len(doc) and doc[i].is_alpha and doc[i].text[:1].isupper()
 
 
+@Language.factory("beyondfind_temporal")
+def make_temporal(nlp: Language, name: str):
+    """DATE and TIME entities by rules (:func:`beyondfind.nlp.temporal.patterns`): spaCy's entity
+    ruler, never overwriting the NER's entities, run only on a text with a digit or one of the
+    words some rule needs (:func:`~beyondfind.nlp.temporal.triggers`); the others cannot match."""
+    from spacy.strings import get_string_id
+
+    from .temporal import patterns, triggers
+
+    rules = patterns()
+    ruler = nlp.create_pipe("entity_ruler", name=name, config={"overwrite_ents": False})
+    ruler.add_patterns(rules)
+    needed = frozenset(map(get_string_id, triggers(rules)))
+    digit_shape: dict[int, bool] = {}   # a token's shape has a "d" exactly when it has a digit (str.isdigit)
+
+    def temporal(doc: Doc) -> Doc:
+        if not len(doc):
+            return doc
+        lower, shape = doc.to_array(["LOWER", "SHAPE"]).T.tolist()
+        if not needed.isdisjoint(lower) or any(
+                digit_shape[h] if h in digit_shape else digit_shape.setdefault(h, "d" in nlp.vocab.strings[h])
+                for h in set(shape)):
+            return ruler(doc)
+        return doc
+
+    return temporal
+
+
 @Language.factory("beyondfind_places")
 def make_places(nlp: Language, name: str):
     """Place names the LitBank NER misses, as GPE:
