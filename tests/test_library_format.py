@@ -5,6 +5,7 @@ import sqlite3
 import pytest
 
 from beyondfind import BeyondfindError
+from beyondfind.cli.main import main
 from beyondfind.index import Library, up_to_date
 from beyondfind.index import columnar
 from beyondfind.index.migrations import DOCUMENTS_V2, RECORD_TABLES_V2, UNREADABLE
@@ -44,6 +45,19 @@ def test_a_damaged_chunk_is_a_clear_error(huck):
             columnar.decode("mentions", bad)
     with pytest.raises(BeyondfindError, match="damaged"):
         columnar.decode("pronouns", data)
+
+
+def test_a_damaged_library_is_a_one_line_error_on_the_command_line(huck_search, tmp_path, capsys):
+    path = tmp_path / "damaged.sqlite"
+    huck_search.library.conn.backup(conn := sqlite3.connect(path))
+    doc_id = conn.execute("SELECT id FROM documents").fetchone()[0]
+    conn.execute("UPDATE records SET data = substr(data, 1, 100) WHERE kind = 'pronouns'")
+    conn.commit()
+    conn.close()
+    assert main(["rank", str(doc_id), "--entity", "Jim", "--library", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "stored pronouns are damaged" in err and "index the document again" in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
 def _schema_2_library(path, document, ann, pipeline, drop=None):

@@ -7,8 +7,8 @@ as it was; the next run indexes the document again from the start.
 from __future__ import annotations
 
 import sqlite3
-from itertools import chain
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 
 from .. import BeyondfindError, NotFoundError, validate
