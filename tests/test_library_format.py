@@ -8,6 +8,7 @@ from beyondfind import BeyondfindError
 from beyondfind.cli.main import main
 from beyondfind.index import Library, up_to_date
 from beyondfind.index import columnar
+from beyondfind.index import migrations
 from beyondfind.index.migrations import DOCUMENTS_V2, RECORD_TABLES_V2, UNREADABLE
 from beyondfind.index.records import mention_row, pronoun_row
 from beyondfind.index.store import read_records, write_records
@@ -100,6 +101,9 @@ def test_a_schema_2_library_is_upgraded_in_place(huck_search, tmp_path):
         assert _typed(getattr(ann2, kind)) == _typed(getattr(ann, kind)), kind
     with Library(path) as again:   # opening it again changes nothing
         assert again.load(3)[1] == ann2
+        # a second process that read schema 2 before the first upgraded it runs the step late: a no-op
+        migrations.migrate(again.conn, 2, 3, str(path))
+        assert up_to_date(again.get(3)) and again.load(3)[1] == ann2
 
     # a document whose old records cannot be read keeps its text and is annotated again when indexed
     broken = tmp_path / "broken.sqlite"

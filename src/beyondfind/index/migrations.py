@@ -60,10 +60,18 @@ its version never had): it no longer counts as up to date, so indexing its file 
 
 
 def migrate(conn: sqlite3.Connection, found: int, wanted: int, where: str) -> None:
-    """Upgrade the library behind ``conn`` from schema ``found`` to ``wanted``, step by step."""
+    """Upgrade the library behind ``conn`` from schema ``found`` to ``wanted``, step by step. Several
+    processes may open an old library at once (a server's workers): each step runs under the write
+    lock and only if the file is still at its starting version when the lock is held."""
     steps = {1: _migrate_1_to_2, 2: _migrate_2_to_3}
     for version in range(found, wanted):
         steps[version](conn, where)
+
+
+def _still_at(conn: sqlite3.Connection, version: int) -> bool:
+    """Whether the library is at ``version`` (read inside the step's write transaction)."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    return row is not None and int(row[0]) == version
 
 
 def _migrate_1_to_2(conn: sqlite3.Connection, where: str) -> None:
@@ -75,6 +83,8 @@ def _migrate_1_to_2(conn: sqlite3.Connection, where: str) -> None:
     conn.execute("PRAGMA foreign_keys = OFF")
     try:
         with write_transaction(conn, f"library {where}"):
+            if not _still_at(conn, 1):   # another process upgraded it meanwhile
+                return
             conn.execute(DOCUMENTS_V2.replace("CREATE TABLE IF NOT EXISTS documents", "CREATE TABLE documents_v2"))
             conn.execute("INSERT INTO documents_v2 (id, sha256, name, format, title, text, narrator, pipeline, added_at, "
                          f"narrators) SELECT id, sha256, name, format, title, text, narrator, pipeline, added_at, "
@@ -92,6 +102,8 @@ def _migrate_2_to_3(conn: sqlite3.Connection, where: str) -> None:
     from .store import write_records
 
     with write_transaction(conn, f"library {where}"):
+        if not _still_at(conn, 2):   # another process upgraded it meanwhile
+            return
         for doc_id, in conn.execute("SELECT id FROM documents ORDER BY id").fetchall():
             try:
                 records = {kind: tuple(map(make, conn.execute(sql, (doc_id,))))
