@@ -158,7 +158,7 @@ MARGIN_CHARS = 4096   # right context a slice's search may read past its end (a 
 def _cuts(text: str) -> Iterator[tuple[int, int]]:
     """(start, end) of ``text``'s pieces of about :data:`SLICE_CHARS`, each cut right after a space
     or line break: a word not preceded by a letter or quote, ending at a word boundary, is found in
-    the pieces as in the whole text."""
+    the pieces as in the whole text (a stretch of SLICE_CHARS without either is cut where it ends)."""
     start = 0
     while start < len(text):
         end = min(len(text), start + SLICE_CHARS)
