@@ -37,12 +37,12 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 
 from .names import STRIP_HONORIFICS, _first_names
+from .text import chunks
 
 MONTHS = frozenset("january february march april may june july august september october november december "
                    "jan feb mar apr jun jul aug sep sept oct nov dec".split())
@@ -152,28 +152,17 @@ def never_a_name(key: str, honorific: bool = False) -> bool:
 
 
 SLICE_CHARS = 1 << 18   # a slice's words as a list: ~2.5 MB
+# Long texts are counted in slices (:func:`.text.chunks`: each ends at a sentence end, a line break or
+# a space, so the character before a slice is never a letter or a quote): a word not preceded by a
+# letter or quote, ending at a word boundary, is found in the slices as in the whole text.
 MARGIN_CHARS = 4096   # right context a slice's search may read past its end (a match is far shorter)
-
-
-def _cuts(text: str) -> Iterator[tuple[int, int]]:
-    """(start, end) of ``text``'s pieces of about :data:`SLICE_CHARS`, each cut right after a space
-    or line break: a word not preceded by a letter or quote, ending at a word boundary, is found in
-    the pieces as in the whole text (a stretch of SLICE_CHARS without either is cut where it ends)."""
-    start = 0
-    while start < len(text):
-        end = min(len(text), start + SLICE_CHARS)
-        if end < len(text):
-            cut = max(text.rfind(" ", start, end), text.rfind("\n", start, end))
-            end = cut + 1 if cut > start else end
-        yield start, end
-        start = end
 
 
 def _word_counts(pattern: re.Pattern, text: str, lower: bool = False) -> Counter:
     """Counts of ``pattern``'s one group over ``text`` (lower-cased if ``lower``), slice by slice."""
     out: Counter = Counter()
-    for start, end in _cuts(text):   # findall on the whole of a long book would list every word at once
-        found = pattern.findall(text[start:end])
+    for _start, piece in chunks(text, SLICE_CHARS):   # findall on a whole long book lists every word at once
+        found = pattern.findall(piece)
         out.update(map(str.lower, found) if lower else found)
     return out
 
@@ -221,7 +210,8 @@ class NameEvidence:
             # slice by slice: str.lower() of a non-ASCII text allocates 12 bytes a character (240 MB
             # for 20 MB of text); each slice's search resumes where the previous slice's last match
             # ended and reads up to MARGIN_CHARS past the slice, so the matches are the whole text's
-            for start, end in _cuts(text):
+            for start, piece in chunks(text, SLICE_CHARS):
+                end = start + len(piece)
                 window = text[start:end + MARGIN_CHARS]
                 lowered = window.lower()
                 if len(lowered) != len(window):
