@@ -407,7 +407,8 @@ def test_plurals_naming_a_group_are_not_people_but_families_are():
     the book writes their singulars, so they name groups; Huckleberry Finn's "the Shepherdsons"
     are a family of the book's people (Harney Shepherdson) and stay; a name merely ending in "s"
     has no singular in the text."""
-    from beyondfind.nlp.name_evidence import NameEvidence, never_a_name
+    from beyondfind.nlp.name_evidence import NameEvidence
+    from beyondfind.nlp.name_words import never_a_name
 
     moby = NameEvidence(load_document(DATA / "books" / "2701-moby-dick.txt").text)
     assert all(moby.group_plural(w, set()) for w in ("americans", "nantucketers", "quakers", "turks"))

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
-import textwrap
-
 from ..api import BUNDLED_BOOK, Book
 from ..ranking.methods import DEFAULT_METHOD, METHODS, methods_help
 from .common import (add_format_option, add_library_option, add_nlp_option, add_processes_option, open_search,
@@ -64,6 +61,9 @@ def run_demo(args) -> int:
 
 
 def format_table(results, title: str) -> str:
+    import shutil   # the table is for a terminal; JSON lines need neither
+    import textwrap
+
     width = min(100, shutil.get_terminal_size((100, 20)).columns)
     lines = [title, "=" * min(width, len(title))]
     for r in results:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import codecs
 import csv
-import hashlib
 import io
 import re
 from collections.abc import Callable
@@ -244,6 +243,8 @@ def read_table(data: bytes, name: str, fmt: str) -> Document:
 
 
 def _sha(data: bytes) -> str:
+    import hashlib   # not imported by a query for an indexed document
+
     return hashlib.sha256(data).hexdigest()
 
 

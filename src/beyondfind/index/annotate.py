@@ -20,7 +20,8 @@ from ..nlp import anaphora, one_blas_thread
 from ..nlp.names import NOT_NAMES
 from ..nlp.syntax import SUBJECT_DEPS, description_kinds, is_subject
 from ..nlp.narrator import Narration, detect_narrator
-from ..nlp.name_evidence import NameEvidence, known_place, never_a_name
+from ..nlp.name_evidence import NameEvidence, known_place
+from ..nlp.name_words import never_a_name
 from ..nlp.names import (FIRST_PERSON_PRONOUNS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, _first_names,
                          name_gender, parse_name, pronoun_gender)
 from ..nlp.text import chunks, clean_for_nlp

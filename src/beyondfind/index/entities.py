@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from ..nlp.name_evidence import never_a_name
+from ..nlp.name_words import never_a_name
 from ..nlp.names import fold_accents, parse_name
 from .book import IndexedBook
 from .titles import is_title_reference

@@ -10,6 +10,7 @@ import sqlite3
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import BeyondfindError, NotFoundError, validate
 from ..documents import Document, Passage
@@ -17,7 +18,9 @@ from ..sqlite import connect, create_schema, write_transaction
 from . import columnar
 from .migrations import DOCUMENTS_V2, migrate
 from .records import Annotations
-from .spool import SpooledAnnotations
+
+if TYPE_CHECKING:   # the spool (tempfile, shutil) is the indexer's; a query need not import it
+    from .spool import SpooledAnnotations
 
 SCHEMA_VERSION = 3   # 2: a document is its bytes *and* its format (the same bytes as .txt and .html differ);
                      # 3: annotation records in binary column chunks (:mod:`.columnar`), not one row each

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..nlp.name_evidence import HOLIDAYS, MONTHS, NATIONALITIES, WEEKDAYS
+from ..nlp.name_words import HOLIDAYS, MONTHS, NATIONALITIES, WEEKDAYS
 from ..nlp.names import name_gender, parse_name
 from .identity import TITLES, acronym, is_acronym, normalize
 

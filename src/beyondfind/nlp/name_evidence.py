@@ -1,7 +1,7 @@
 """Book-level evidence about name forms: what the whole text says that one sentence cannot.
 
-* Never names: months, weekdays, numbers, single letters, nationality and language words,
-  kinship and address words used as vocatives ("Papa", "Missis").
+* Never names (:mod:`beyondfind.nlp.name_words`): months, weekdays, numbers, single letters,
+  nationality and language words, kinship and address words used as vocatives ("Papa", "Missis").
 * A capitalised word the book writes in lower case at least as often as it capitalises it in
   mid-sentence is a common word ("Meantime", "Providence"), not a name.
 * A one-word "person" the book puts after a locative preposition ("at Longbourn", "to Millcote")
@@ -41,40 +41,13 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 
+from .name_words import NATIONALITIES, PLACE_FIRST_WORDS, PLACE_HEADS
 from .names import STRIP_HONORIFICS, _first_names
 from .text import chunks
 
-MONTHS = frozenset("january february march april may june july august september october november december "
-                   "jan feb mar apr jun jul aug sep sept oct nov dec".split())
-WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
-NATIONALITIES = frozenset("""english french german italian spanish dutch russian american irish scotch scottish
-    welsh british indian chinese greek roman latin turkish swiss swedish danish polish austrian prussian
-    portuguese egyptian arab arabian persian jewish christian catholic protestant englishman englishmen
-    frenchman frenchmen englishwoman frenchwoman european asian african yankee""".split())
-HOLIDAYS = frozenset("christmas easter michaelmas whitsuntide candlemas lent sabbath midsummer".split())
-ADDRESS_WORDS = frozenset("""papa mamma mama mammy pa ma grandpapa grandmamma grandma grandpa granny nurse missis
-    missus ma'am sir madam mister master miss mrs mr baby heaven god lord providence fate nature fortune
-    chapter volume book part letter journal diary alas hallo hullo amen lor jove gott mein dieu mon
-    majesty ladyship lordship excellency highness sire mum mummy dad daddy lookee""".split())
-# ("Lor!", "By Jove!", "Mein Gott!", "Mon Dieu!": oaths, listed as persons in Oliver Twist and Dracula;
-# "His Majesty", "her Ladyship", "yes, Mum": styles of address, rows in War and Peace ×68, Vanity Fair
-# ×38, Great Expectations ×21, Alice ×12; "Lookee": Great Expectations' "look ye")
-NEVER_NAMES = MONTHS | WEEKDAYS | HOLIDAYS | NATIONALITIES | ADDRESS_WORDS
 LOCATIVE_SHARE = 0.3
 MIN_LOCATIVE = 3
-# last words that make a name a place, building or institution ("Donwell Abbey", "Tellson's Bank")
-PLACE_HEADS = frozenset({
-    "abbey", "bank", "bridge", "castle", "chapel", "church", "city", "club", "college", "company",
-    "cottage", "court", "farm", "grange", "hall", "heights", "hill", "hotel", "house", "inn", "island",
-    "lane", "lodge", "manor", "mill", "office", "park", "prison", "rectory", "river", "road", "school",
-    "society", "square", "street", "tower", "town", "village",
-    "asylum", "cathedral", "cliff", "cliffs", "crescent", "dock", "docks", "gardens", "harbour", "heath",
-    "hospital", "market", "moor", "pier", "quay", "station", "terrace", "wharf",
-})
-# first words that make a name a place ("Castle Dracula", "Mount Vernon", "Lake Maggiore", "Rue du Helder")
-PLACE_FIRST_WORDS = frozenset({
-    "boulevard", "cape", "castle", "faubourg", "fort", "isle", "lake", "loch", "mont", "mount", "rue",
-})
+
 _LOCATIVE_PREPOSITION = r"\b(?:in|at|near|into|from|to|towards|through)\s+"
 
 _CAP = re.compile(r"(?<![\w'’])([A-Z][a-z’']+)\b(?![’']s\b)")
@@ -134,21 +107,6 @@ def known_place(key: str) -> bool:
 def listed_places() -> list[str]:
     """The gazetteer's names that :func:`known_place` accepts, sorted."""
     return sorted(k for k in _gazetteer() if known_place(k))
-
-
-def never_a_name(key: str, honorific: bool = False) -> bool:
-    """Words that are never a person, place or organisation name for ranking (a holiday anywhere
-    in it: "Merry Christmas", "Christmas Eve"). After an honorific a month or a weekday is a surname
-    (``honorific``: the form is written with one; Little Women's "Mrs. March", "Aunt March")."""
-    words = key.split()
-    if not words or any(w.isdigit() or w in HOLIDAYS for w in words):
-        return True
-    if len(words) == 1:
-        w = words[0]
-        if honorific and (w in MONTHS or w in WEEKDAYS):
-            return False
-        return len(w) == 1 or w in NEVER_NAMES
-    return all(w in NEVER_NAMES for w in words)
 
 
 SLICE_CHARS = 1 << 18   # a slice's words as a list: ~2.5 MB

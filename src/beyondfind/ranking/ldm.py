@@ -19,11 +19,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .. import BeyondfindError
-from ..datasets.judgments import BookJudgments, judged_gain
 from ..features import FEATURE_NAMES, FeatureMatrix, extract_features
 from ..features.descriptiveness import FEATURE_DESCRIPTIONS, marks_between
 from ..features.text_signal import TextExample, TextModel, fit, fit_excluding
@@ -34,6 +34,9 @@ from ..retrieval.ranking import Scored, sort_scored
 from .calibration import Calibration
 from .fusion import fused, ranks
 from .trees import TreeEnsemble
+
+if TYPE_CHECKING:   # judgments are read by training and evaluation, not by a query
+    from ..datasets.judgments import BookJudgments
 
 FORMAT_VERSION = 1
 SHIPPED_MODEL = Path(__file__).parent / "data" / "ldm"
@@ -160,6 +163,8 @@ def training_set(pairs: list[tuple[IndexedBook, BookJudgments]], settings: LRMSe
                  text_models: dict[str, TextModel] | None = None) -> TrainingSet:
     """Judged candidates of every judged entity; unjudged candidates are left out. ``text_models``:
     per book, the text signal that never saw that book (cross-fitting)."""
+    from ..datasets.judgments import judged_gain
+
     xs, ys, groups = [], [], []
     for book, bj in pairs:
         text_model = (text_models or {}).get(bj.book)
@@ -342,6 +347,8 @@ class HeldOutScores:
 def held_out_scores(judgments: list[BookJudgments], books_dir: Path, load_book: Callable[[Path], IndexedBook],
                     runner, settings: LRMSettings = LRMSettings()) -> HeldOutScores:
     """The sample for calibration (``runner`` from :func:`leave_one_book_out_runner`)."""
+    from ..datasets.judgments import judged_gain
+
     raw_all, fused_all, gains, place = [], [], [], []
     for bj in judgments:
         book = load_book(books_dir / bj.book)

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ..index.book import IndexedBook, NameMention
-from ..nlp.name_evidence import PLACE_FIRST_WORDS, PLACE_HEADS
+from ..nlp.name_words import PLACE_FIRST_WORDS, PLACE_HEADS
 from ..nlp.names import Name
 
 

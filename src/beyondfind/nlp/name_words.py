@@ -1,0 +1,51 @@
+"""Word lists about names that need no book: words that are never a name for ranking, and the
+first and last words that make a name a place. Kept apart from :mod:`beyondfind.nlp.name_evidence`
+(whose book-level patterns compile at import) so that a query, which only reads these lists, does
+not pay for them."""
+
+from __future__ import annotations
+
+MONTHS = frozenset("january february march april may june july august september october november december "
+                   "jan feb mar apr jun jul aug sep sept oct nov dec".split())
+WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+NATIONALITIES = frozenset("""english french german italian spanish dutch russian american irish scotch scottish
+    welsh british indian chinese greek roman latin turkish swiss swedish danish polish austrian prussian
+    portuguese egyptian arab arabian persian jewish christian catholic protestant englishman englishmen
+    frenchman frenchmen englishwoman frenchwoman european asian african yankee""".split())
+HOLIDAYS = frozenset("christmas easter michaelmas whitsuntide candlemas lent sabbath midsummer".split())
+ADDRESS_WORDS = frozenset("""papa mamma mama mammy pa ma grandpapa grandmamma grandma grandpa granny nurse missis
+    missus ma'am sir madam mister master miss mrs mr baby heaven god lord providence fate nature fortune
+    chapter volume book part letter journal diary alas hallo hullo amen lor jove gott mein dieu mon
+    majesty ladyship lordship excellency highness sire mum mummy dad daddy lookee""".split())
+# ("Lor!", "By Jove!", "Mein Gott!", "Mon Dieu!": oaths, listed as persons in Oliver Twist and Dracula;
+# "His Majesty", "her Ladyship", "yes, Mum": styles of address, rows in War and Peace ×68, Vanity Fair
+# ×38, Great Expectations ×21, Alice ×12; "Lookee": Great Expectations' "look ye")
+NEVER_NAMES = MONTHS | WEEKDAYS | HOLIDAYS | NATIONALITIES | ADDRESS_WORDS
+# last words that make a name a place, building or institution ("Donwell Abbey", "Tellson's Bank")
+PLACE_HEADS = frozenset({
+    "abbey", "bank", "bridge", "castle", "chapel", "church", "city", "club", "college", "company",
+    "cottage", "court", "farm", "grange", "hall", "heights", "hill", "hotel", "house", "inn", "island",
+    "lane", "lodge", "manor", "mill", "office", "park", "prison", "rectory", "river", "road", "school",
+    "society", "square", "street", "tower", "town", "village",
+    "asylum", "cathedral", "cliff", "cliffs", "crescent", "dock", "docks", "gardens", "harbour", "heath",
+    "hospital", "market", "moor", "pier", "quay", "station", "terrace", "wharf",
+})
+# first words that make a name a place ("Castle Dracula", "Mount Vernon", "Lake Maggiore", "Rue du Helder")
+PLACE_FIRST_WORDS = frozenset({
+    "boulevard", "cape", "castle", "faubourg", "fort", "isle", "lake", "loch", "mont", "mount", "rue",
+})
+
+
+def never_a_name(key: str, honorific: bool = False) -> bool:
+    """Words that are never a person, place or organisation name for ranking (a holiday anywhere
+    in it: "Merry Christmas", "Christmas Eve"). After an honorific a month or a weekday is a surname
+    (``honorific``: the form is written with one; Little Women's "Mrs. March", "Aunt March")."""
+    words = key.split()
+    if not words or any(w.isdigit() or w in HOLIDAYS for w in words):
+        return True
+    if len(words) == 1:
+        w = words[0]
+        if honorific and (w in MONTHS or w in WEEKDAYS):
+            return False
+        return len(w) == 1 or w in NEVER_NAMES
+    return all(w in NEVER_NAMES for w in words)
