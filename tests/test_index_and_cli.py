@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from beyondfind.books import rank_passages
-from beyondfind.cli.main import main
+from beyondfind.cli.main import COMMAND_MODULES, build_parser, main
 from beyondfind.index import Library, index_document
 
 from .conftest import HUCK
@@ -77,6 +77,21 @@ def test_rank_cli_outputs_contract(huck_search, capsys):
         assert {"rank", "score", "start", "end", "text"} <= set(r)
         assert text[r["start"]:r["end"]] == r["text"]
     assert any("Mary Jane" in r["text"] for r in rows)
+
+
+def test_a_command_line_builds_only_its_command():
+    """`beyondfind rank …` imports and builds only the rank module's parsers (a cold query's start-up);
+    the table of command → module must name every command of the full parser."""
+    full = build_parser()
+    commands = next(a for a in full._actions if a.dest == "command").choices
+    assert set(commands) == set(COMMAND_MODULES)
+    for command, module in COMMAND_MODULES.items():
+        only = next(a for a in build_parser(command)._actions if a.dest == "command").choices
+        assert command in only and {COMMAND_MODULES[c] for c in only} == {module}
+    code = ("import sys; from beyondfind.cli.main import build_parser; build_parser('rank'); "
+            "print(sorted(m for m in sys.modules if m.startswith('beyondfind.cli.')))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "beyondfind.cli.rank" in loaded and "beyondfind.cli.eval" not in loaded and "beyondfind.cli.serve" not in loaded
 
 
 def test_every_method_and_options(huck):

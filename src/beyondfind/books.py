@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from . import NotFoundError, validate
+from .gctools import cyclic_gc_paused
 from .index import IndexedBook, Library, index_document
 from .index.entities import Entity, closest_names, list_entities
 from .ranking import methods
@@ -141,8 +142,10 @@ class BookSearch:
         if doc_id in self._books:
             self._books.move_to_end(doc_id)
             return self._books[doc_id]
-        document, annotations = self.library.load(doc_id)
-        book = IndexedBook(doc_id, document, annotations)
+        with cyclic_gc_paused():
+            document, annotations = self.library.load(doc_id)
+            book = IndexedBook(doc_id, document, annotations)
+            book.characters   # every query and entity list needs the clusters
         self._books[doc_id] = book
         while len(self._books) > self.cache_size:
             self._books.popitem(last=False)
