@@ -67,7 +67,7 @@ class FeatureMatrix:
 class _BookStats:
     verb_idf_columns: tuple[np.ndarray, ...]   # per sentence id: sum, count, max, min of its verbs' idfs
     first_passage_of_name: dict[str, int]
-    counts_by_passage: list[Counter]
+    entity_counts: np.ndarray              # per passage: person, time, place/organisation mentions
     chapter_position: np.ndarray           # passage's index within its chapter
     named_passages_of_character: dict[int, list[int]]   # character id → passages naming it, in order
     first_full_name_passage: dict[int, int]             # character id → first passage with a 2+ word form
@@ -75,28 +75,38 @@ class _BookStats:
     first_appearance: frozenset[int]                    # passages where some name appears first
 
 
+def _label_kind(label: str) -> int:
+    """The column of :attr:`_BookStats.entity_counts` a mention's label counts in; 3: none."""
+    return 0 if label == "PER" else 1 if label in TIME_LABELS else 2 if label in LOCORG_LABELS else 3
+
+
 def _stats(book: IndexedBook) -> _BookStats:
+    """Book-level statistics the features read, computed once per book (a cold query pays for them:
+    array operations over the book's ~10⁴–10⁵ records, not a Python loop each)."""
     if "ldm_stats" not in book.cache:
         n = len(book.passages)
-        df: Counter = Counter()
-        by_sentence: dict[int, list[str]] = defaultdict(list)
-        seen_in: dict[str, set[int]] = defaultdict(set)
-        for v in book.annotations.verbs:
-            by_sentence[v.sentence].append(v.lemma)
-            seen_in[v.lemma].add(v.passage)
-        for lemma, ps in seen_in.items():
-            df[lemma] = len(ps)
+        ann = book.annotations
+        verb_passages = np.fromiter((v.passage for v in ann.verbs), dtype=np.int64, count=len(ann.verbs))
+        codes: dict[str, int] = {}
+        lemma_codes = np.fromiter((codes.setdefault(v.lemma, len(codes)) for v in ann.verbs), dtype=np.int64,
+                                  count=len(ann.verbs))
+        # df: passages holding the lemma; idf = log(n / df)
+        pairs = np.sort(lemma_codes * max(n, 1) + verb_passages)   # distinct (lemma, passage) pairs:
+        pairs = pairs[np.diff(pairs, prepend=-1) != 0]                # (np.unique would import numpy.ma, ~20 ms cold)
+        df = np.bincount(pairs // max(n, 1), minlength=len(codes))
+        idf = np.log(n / np.maximum(df, 1))
+        verb_idf = idf[lemma_codes]
+        verb_sentences = np.fromiter((v.sentence for v in ann.verbs), dtype=np.int64, count=len(ann.verbs))
+
         first: dict[str, int] = {}
-        counts = [Counter() for _ in range(n)]
-        for m in book.annotations.mentions:
+        for m in ann.mentions:
             if m.is_name and m.key not in first:
                 first[m.key] = m.passage
-            if m.label == "PER":
-                counts[m.passage]["person"] += 1
-            elif m.label in TIME_LABELS:
-                counts[m.passage]["time"] += 1
-            elif m.label in LOCORG_LABELS:
-                counts[m.passage]["locorg"] += 1
+        kinds = np.fromiter((_label_kind(m.label) for m in ann.mentions), dtype=np.int64, count=len(ann.mentions))
+        where = np.fromiter((m.passage for m in ann.mentions), dtype=np.int64, count=len(ann.mentions))
+        entity_counts = np.zeros((n, 4), dtype=np.int64)
+        np.add.at(entity_counts, (where, kinds), 1)
+
         chapter_pos, k, previous = [], 0, object()
         for p in book.passages:
             k = k + 1 if p.chapter == previous else 0
@@ -114,25 +124,26 @@ def _stats(book: IndexedBook) -> _BookStats:
                     named[cid].append(i)
                 if len(nm.name.words) >= 2 and cid not in full:
                     full[cid] = i
-        per_passage = Counter(s.passage for s in book.annotations.sentences)
+        sentence_passages = np.fromiter((s.passage for s in ann.sentences), dtype=np.int64, count=len(ann.sentences))
+        per_passage = np.bincount(sentence_passages, minlength=n)[:n]
         first_app = frozenset(i for i, nms in enumerate(book.names_by_passage)
                               if any(nm.name.key and first.get(nm.name.key) == i for nm in nms))
-        idf = {v: math.log(n / d) for v, d in df.items()}
-        book.cache["ldm_stats"] = _BookStats(_idf_columns(book, by_sentence, idf), first, counts,
-                                             np.array(chapter_pos, dtype=np.int64), dict(named), full,
-                                             np.array([per_passage.get(i, 1) for i in range(n)]), first_app)
+        size = 1 + max(max((s.index for s in ann.sentences), default=0),
+                       int(verb_sentences.max()) if len(verb_sentences) else 0)
+        book.cache["ldm_stats"] = _BookStats(_idf_columns(verb_sentences, verb_idf, size), first,
+                                             entity_counts[:, :3], np.array(chapter_pos, dtype=np.int64),
+                                             dict(named), full, np.where(per_passage > 0, per_passage, 1), first_app)
     return book.cache["ldm_stats"]
 
 
-def _idf_columns(book: IndexedBook, verbs_by_sentence: dict[int, list[str]],
-                 idf: dict[str, float]) -> tuple[np.ndarray, ...]:
+def _idf_columns(verb_sentences: np.ndarray, verb_idf: np.ndarray, size: int) -> tuple[np.ndarray, ...]:
     """Sum, count, max and min of the idfs of each sentence's verbs, indexed by sentence id (a
-    sentence without verbs: count 0)."""
-    size = 1 + max([s.index for s in book.annotations.sentences] + list(verbs_by_sentence), default=0)
-    total, count, top, low = np.zeros(size), np.zeros(size), np.full(size, -np.inf), np.full(size, np.inf)
-    for s, verbs in verbs_by_sentence.items():
-        xs = [idf[v] for v in verbs]
-        total[s], count[s], top[s], low[s] = sum(xs), len(xs), max(xs), min(xs)
+    sentence without verbs: count 0, max -inf, min inf)."""
+    total = np.bincount(verb_sentences, weights=verb_idf, minlength=size)
+    count = np.bincount(verb_sentences, minlength=size).astype(np.float64)
+    top, low = np.full(size, -np.inf), np.full(size, np.inf)
+    np.maximum.at(top, verb_sentences, verb_idf)
+    np.minimum.at(low, verb_sentences, verb_idf)
     return total, count, top, low
 
 
@@ -183,10 +194,10 @@ def _passage_row(book: IndexedBook, stats: _BookStats, i: int, settings: LRMSett
     text = book.passages[i].text
     n_words = book.passage_words[i]
     n_kw = _keyword_count(book, i)
-    counts = stats.counts_by_passage[i]
+    persons, dates, places = stats.entity_counts[i].tolist()
     quoted = sum(len(m.group()) for m in _QUOTED.finditer(text)) / max(1, len(text))
     return (length_reward(n_words, settings.pivot, book.max_passage_words), n_words, float(n_kw > 0), n_kw,
-            counts["person"], counts["time"], counts["locorg"], float(i in stats.first_appearance),
+            persons, dates, places, float(i in stats.first_appearance),
             _bin10(i, len(book.passages)), quoted)
 
 
