@@ -31,7 +31,7 @@ class NameMention:
     def label(self) -> str:
         return self.mention.label
 
-    @property
+    @cached_property
     def form(self) -> tuple[str | None, str]:
         """(honorific, name key): the unit that :mod:`beyondfind.index.characters` clusters."""
         return (self.name.honorific, self.name.key)

@@ -13,7 +13,7 @@ from collections import Counter
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 MALE_HONORIFICS = frozenset({
@@ -81,7 +81,7 @@ class Name:
     # written with "the" ("the Bastille"): a place, building or institution, not a person
     definite: bool = field(default=False, compare=False, repr=False)
 
-    @property
+    @cached_property   # read ~10⁴ times while a book loads and per query (a frozen instance may cache)
     def key(self) -> str:
         """Name words only, the unit of bag-of-words matching ("mr. darcy" → "darcy")."""
         return " ".join(self.words)
