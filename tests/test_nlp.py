@@ -332,6 +332,32 @@ def test_a_name_that_owns_a_place_is_not_a_person(nlp):
     assert any(m.label == "PER" for m in ann.mentions if m.is_name and m.key == "lorry")
 
 
+def test_the_plural_of_a_familys_surname_names_the_family(nlp):
+    """Emma's tagger reads "the Eltons" as an organisation (13 mentions, ORG row of the entity
+    list); the book writes "Mrs. Elton" and "Mr. Elton", so the plural names that family: persons,
+    but never the antecedent of "he" or "she". A name after a title that is no family's does not
+    make a plural people: Les Misérables' "Father Élysée" beside the "Champs-Élysées"."""
+    from collections import Counter
+
+    from beyondfind.documents import load_document
+    from beyondfind.index.annotate import _family_plural
+
+    def annotated(book: str, word: str, n: int):
+        passages = [p.text for p in load_document(DATA / "books" / book).passages if word in p.text]
+        chosen = [p for p in passages if f"{word}s" in p][:n] + [p for p in passages if f"{word}s" not in p][:n]
+        return annotate_document(parse_document(("\n\n".join(chosen) + "\n").encode(), "excerpt.txt"), nlp)
+
+    emma = annotated("158-emma.txt", "Elton", 15)
+    eltons = [m for m in emma.mentions if m.is_name and m.key == "eltons"]
+    assert len(eltons) >= 5 and all(m.label == "PER" for m in eltons)
+    assert not {p.antecedent for p in emma.pronouns} & {m.id for m in eltons}
+    les_mis = annotated("135-les-miserables.txt", "Élysée", 10)
+    assert not Counter(m.label for m in les_mis.mentions if m.is_name and m.key == "elysees")["PER"]
+    # a surname ending in "s" is no plural of a stray form without it (Oliver Twist's "Mr. Sikes")
+    assert _family_plural("eltons", Counter({"elton": 80, "eltons": 2}))
+    assert not _family_plural("sikes", Counter({"sikes": 40, "sike": 1}))
+
+
 def test_a_first_name_with_a_persons_surname_is_a_person(nlp):
     """Oliver Twist's tagger reads "Charley Bates" as an organisation more often than as a person;
     the book writes "Master Bates", so the first name and that surname are a person's."""

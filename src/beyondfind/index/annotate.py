@@ -22,7 +22,7 @@ from ..nlp.syntax import SUBJECT_DEPS, description_kinds, is_subject
 from ..nlp.narrator import Narration, detect_narrator
 from ..nlp.name_evidence import NameEvidence, known_place
 from ..nlp.name_words import never_a_name
-from ..nlp.names import (FIRST_PERSON_PRONOUNS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, _first_names,
+from ..nlp.names import (FAMILY_HONORIFICS, FIRST_PERSON_PRONOUNS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, _first_names,
                          name_gender, parse_name, pronoun_gender)
 from ..nlp.text import chunks, clean_for_nlp
 from .records import Annotations, Description, Mention, Pronoun, Sentence, Verb
@@ -159,13 +159,16 @@ def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
     of another label that the book writes after a person's honorific ("Renfield" and a stray
     "Mr. Renfield" FAC beside "Mr. Renfield" PER; not a known place nor used like one), and
     first name + such a surname ("Charley Bates" ORG beside "Master Bates"; not named like a
-    place: "Hill Street") become PER."""
+    place: "Hill Street") become PER, as do one-word plurals of a surname the book writes after a
+    family's honorific ("the Eltons", ORG ×13 beside "Mrs. Elton"; Anna Karenina's "the
+    Shtcherbatskys", Little Women's "the Marches"), unless a known place."""
     evidence = NameEvidence(document.text)
     per = spool.key_counts(per=True)
     after_honorific = spool.key_counts(per=True, with_honorific=True)
     forms = spool.name_forms()
     surnames = _honorific_surnames(forms)
     person_words = _person_words(forms, surnames)
+    family_surnames = spool.surnames_after(FAMILY_HONORIFICS)
     family_words = person_words | {key.rsplit(" ", 1)[-1] for key, _h, label in forms if label == "PER" and " " in key}
     unnamed, places, buildings, ships, persons = [], [], [], [], []
     thing_heads: set[str] = set()   # last words of the "the X" things of several words
@@ -194,6 +197,8 @@ def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
         elif label != "PER" and _first_and_family_name(key, surnames) and not known_place(key) \
                 and not evidence.place_named(key):
             persons.append((key, honorific, label))
+        elif single and label != "PER" and _family_plural(key, family_surnames) and not known_place(key):
+            persons.append((key, honorific, label))
     # the last word alone names the same thing ("the Wafer" of "the Sacred Wafer"), unless a person's
     decided = set(places) | set(unnamed)
     places += [(key, honorific, label) for key, honorific, label in forms
@@ -219,6 +224,14 @@ def _first_and_family_name(key: str, surnames: set[str]) -> bool:
     words = key.split()
     male, female = _first_names()
     return len(words) > 1 and (words[0] in male or words[0] in female) and words[-1] in surnames
+
+
+def _family_plural(key: str, surnames: Counter) -> bool:
+    """``key`` is the plural of a surname of ``surnames`` (``surnames_after(FAMILY_HONORIFICS)``,
+    with mentions) written after an honorific more often than ``key`` itself: "eltons" of "Mrs.
+    Elton" (beside a stray "Mrs. Eltons"), "marches" of "Mrs. March"; not "Mr. Sikes" or "Mrs.
+    Phillips" beside a stray "Sike" or "Phillip"."""
+    return any(key.endswith(end) and surnames[key[:-len(end)]] > surnames[key] for end in ("s", "es"))
 
 
 def _person_words(forms: list[tuple[str, bool, str]], surnames: set[str]) -> set[str]:
@@ -249,7 +262,9 @@ def _resolve(spool: RecordSpool, narrator: str | None) -> None:
     first names of both genders theirs, :func:`~beyondfind.nlp.anaphora.learned_genders`);
     first-person pronouns outside quotes are the narrator's when the book has one. A title that
     names one person ("the Count" for Count Dracula: :func:`~beyondfind.index.titles.titled_names`)
-    is a name here too, so the "he" after it is the Count's."""
+    is a name here too, so the "he" after it is the Count's. A family named in the plural ("the
+    Eltons": :func:`_family_plural`) is no antecedent of "he" or "she"."""
+    families = spool.surnames_after(FAMILY_HONORIFICS)
     written: Counter = Counter()
     for text, n in spool.person_name_texts():   # each distinct text parsed once, not each mention
         written[parse_name(text)] += n
@@ -260,7 +275,8 @@ def _resolve(spool: RecordSpool, narrator: str | None) -> None:
     def names(first_pass: bool) -> Iterator[anaphora.NameItem]:
         for mention_id, start, sentence, text, subject, quote, is_name in spool.person_names(titles=bool(titled)):
             name = referenced_name(text, is_name, titled)
-            if name is None:
+            if name is None or (len(name.words) == 1 and not name.honorific
+                                and _family_plural(name.words[0], families)):
                 continue
             gender = name_gender(name)
             if first_pass:

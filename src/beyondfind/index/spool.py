@@ -225,6 +225,18 @@ class RecordSpool:
         return Counter(dict(self.conn.execute(
             f"SELECT key, COUNT(*) FROM mentions WHERE is_name = 1 AND label {op} 'PER'{honorific} GROUP BY key")))
 
+    def surnames_after(self, honorifics: frozenset[str]) -> Counter:
+        """Last words of the PER names written after one of ``honorifics`` ("Mrs. Elton" → elton),
+        not of "X of Y" ("Mr. Lorry of Tellson's"), with their mentions."""
+        marks = ",".join("?" * len(honorifics))
+        out: Counter = Counter()
+        for key, n in self.conn.execute(
+                "SELECT key, COUNT(*) FROM mentions WHERE is_name = 1 AND label = 'PER' "
+                f"AND honorific IN ({marks}) GROUP BY key", tuple(honorifics)):
+            if key and "of" not in key.split():
+                out[key.split()[-1]] += n
+        return out
+
     def name_forms(self) -> list[tuple[str, bool, str]]:
         """The distinct ``(key, has honorific, label)`` of name mentions."""
         return [(k, bool(h), lab) for k, h, lab in self.conn.execute(

@@ -30,6 +30,12 @@ FEMALE_HONORIFICS = frozenset({
     "signora", "frau", "fraulein", "empress",
     "citizeness", "comtesse", "marquise", "vicomtesse", "mamselle", "ma'amselle", "mam'selle",
 })
+# honorifics of a family's members: the plural of a surname written after one names the family
+# ("Mrs. Elton" → "the Eltons", "Princess Shtcherbatsky" → "the Shtcherbatskys"); religious,
+# military and territorial titles ("Father Élysée", "Lord Wellington") are not
+FAMILY_HONORIFICS = frozenset({"mr", "mrs", "miss", "ms", "master", "madam", "madame", "mme", "mademoiselle", "mlle",
+                               "monsieur", "m", "herr", "frau", "fraulein", "signor", "signora",
+                               "prince", "princess", "count", "countess", "baron", "baroness"})
 # titles that do not imply a gender in this use
 NEUTRAL_HONORIFICS = frozenset({"old", "young", "little", "poor", "dear", "cousin", "granny", "grandma", "grandpa"})
 # plural honorifics: "the Misses Eshton" are two people, not a name
