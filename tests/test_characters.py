@@ -445,6 +445,8 @@ def test_little_womens_marches_are_people_and_jo_is_she(tmp_path, nlp):
     rows = {e.name: e for e in list_entities(book)}
     assert rows["Mrs. March"].mentions >= 12 and rows["Aunt March"].mentions >= 8
     assert "Aunt March" not in rows["Jo"].aliases
+    marches = [m.label for m in book.annotations.mentions if m.is_name and m.key == "marches"]
+    assert marches and set(marches) == {"PER"}   # the family, though WordNet knows the Welsh Marches
     to_jo = Counter(p.gender for p in book.annotations.pronouns if p.antecedent is not None
                     and book.mention_by_id[p.antecedent].name == parse_name("Jo"))
     assert to_jo["female"] >= 40 and to_jo["male"] == 0

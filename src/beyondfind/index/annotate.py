@@ -161,7 +161,7 @@ def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
     first name + such a surname ("Charley Bates" ORG beside "Master Bates"; not named like a
     place: "Hill Street") become PER, as do one-word plurals of a surname the book writes after a
     family's honorific ("the Eltons", ORG ×13 beside "Mrs. Elton"; Anna Karenina's "the
-    Shtcherbatskys", Little Women's "the Marches"), unless a known place."""
+    Shtcherbatskys", Little Women's "the Marches", though WordNet knows the Welsh Marches)."""
     evidence = NameEvidence(document.text)
     per = spool.key_counts(per=True)
     after_honorific = spool.key_counts(per=True, with_honorific=True)
@@ -197,7 +197,7 @@ def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
         elif label != "PER" and _first_and_family_name(key, surnames) and not known_place(key) \
                 and not evidence.place_named(key):
             persons.append((key, honorific, label))
-        elif single and label != "PER" and _family_plural(key, family_surnames) and not known_place(key):
+        elif single and label != "PER" and _family_plural(key, family_surnames):   # even "the Marches" (Wales)
             persons.append((key, honorific, label))
     # the last word alone names the same thing ("the Wafer" of "the Sacred Wafer"), unless a person's
     decided = set(places) | set(unnamed)
