@@ -4,6 +4,7 @@ import pytest
 
 from beyondfind import BeyondfindError
 from beyondfind.documents import load_document, parse_document
+from beyondfind.documents.readers import content_key
 
 from .conftest import DATA, HUCK
 
@@ -75,6 +76,7 @@ def test_epub_chapters_in_spine_order(tmp_path):
     path = tmp_path / "tiny.epub"
     epub.write_epub(str(path), book)
     doc = load_document(path)
+    assert content_key(path.read_bytes(), path.name) == (doc.sha256, doc.format)
     texts = [p.text for p in doc.passages]
     assert texts.index("Huck ran away.") < texts.index("Mary Jane was red-headed.")
     for p in doc.passages:
@@ -92,10 +94,16 @@ def test_html_markdown_and_tables(tmp_path):
                     "<p>First <b>para</b>.</p><p>Second.</p></body></html>")
     doc = load_document(html)
     assert [p.text for p in doc.passages] == ["Part", "First para.", "Second."]
+    for name in ("a.html", "a.htm", "a.xhtml"):
+        path = tmp_path / name
+        path.write_bytes(html.read_bytes())
+        doc = load_document(path)
+        assert content_key(path.read_bytes(), path.name) == (doc.sha256, doc.format) == (doc.sha256, "html")
     assert "alert" not in doc.text and doc.passages[-1].chapter == "Part"
     md = tmp_path / "a.md"
     md.write_text("# Title\n\nOne line\nsame para\n\n## Next\n\nTwo\n\n## Book Two\n\n### Chapter 3\n\nThree\n")
     doc = load_document(md)
+    assert content_key(md.read_bytes(), md.name) == (doc.sha256, doc.format)
     assert [p.text for p in doc.passages][1] == "One line\nsame para"
     assert doc.passages[3].chapter == "Next"
     assert doc.passages[-1].chapter == "Book Two · Chapter 3"   # nested headings name the chapter
@@ -104,6 +112,9 @@ def test_html_markdown_and_tables(tmp_path):
     jl = tmp_path / "t.jsonl"
     jl.write_text('{"text": "Alpha beta."}\n{"text": "Gamma."}\n')
     assert [p.text for p in load_document(jl).passages] == ["Alpha beta.", "Gamma."]
+    for path in (SHARED_CSV, jl):
+        doc = load_document(path)
+        assert content_key(path.read_bytes(), path.name) == (doc.sha256, doc.format)
 
 
 def test_passages_refer_to_the_document_text_without_copies(tmp_path):

@@ -20,6 +20,28 @@ def _counts(path):
         con.close()
 
 
+def test_an_indexed_file_is_found_by_its_bytes_without_parsing_it(huck_search, monkeypatch):
+    """`rank FILE` on an indexed file (the demo's path) looks the file up by the (sha256, format)
+    its reader would give, and parses it only when it must be indexed."""
+    import beyondfind.index as index_module
+    from beyondfind.documents import READERS, load_document
+    from beyondfind.documents.readers import FORMATS, content_key
+
+    assert set(FORMATS) == set(READERS)
+    document = load_document(HUCK)
+    assert content_key(HUCK.read_bytes(), HUCK.name) == (document.sha256, document.format)
+
+    def no_parsing(*_args):
+        raise AssertionError("parsed an indexed file")
+
+    from beyondfind.documents import readers
+
+    monkeypatch.setattr(readers, "parse_document", no_parsing)
+    monkeypatch.setattr(index_module, "parse_document", no_parsing)
+    doc_id, new = index_document(huck_search.library, HUCK, lambda: None)
+    assert not new and doc_id == huck_search.library.documents()[0].id
+
+
 def test_index_stores_everything_and_reindex_is_a_no_op(huck_search):
     lib = huck_search.library
     info = lib.documents()[0]

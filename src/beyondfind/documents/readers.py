@@ -262,6 +262,18 @@ READERS: dict[str, Callable[[bytes, str], Document]] = {
 }
 
 
+# the ``Document.format`` each extension's reader gives (a test checks it against the readers)
+FORMATS: dict[str, str] = {".txt": "txt", ".text": "txt", ".md": "md", ".markdown": "md", ".html": "html",
+                           ".htm": "html", ".xhtml": "html", ".epub": "epub", ".csv": "csv", ".jsonl": "jsonl"}
+
+
+def content_key(data: bytes, name: str) -> tuple[str, str] | None:
+    """(sha256, format) that :func:`parse_document` would give ``data`` named ``name``, without
+    parsing it (a library finds an indexed file by them); None for an unsupported extension."""
+    fmt = FORMATS.get(Path(name).suffix.lower())
+    return (_sha(data), fmt) if fmt else None
+
+
 def parse_document(data: bytes, name: str) -> Document:
     """Parse file content by the extension of ``name``."""
     ext = Path(name).suffix.lower()
