@@ -29,6 +29,18 @@ def test_gutenberg_header_and_footer_are_stripped():
     assert any(p.chapter and p.chapter.startswith("CHAPTER") for p in doc.passages)
 
 
+def test_a_plain_text_without_a_gutenberg_header_takes_its_opening_title(tmp_path):
+    """The Count of Monte Cristo of ``books/`` (from GITenberg) has no "Title:" line: `documents`
+    listed it without a title. A text that opens with a chapter heading or with prose has none."""
+    assert load_document(DATA / "books" / "1184-count-of-monte-cristo.txt").title == "The Count of Monte Cristo"
+    for name, text in (("a.txt", "CHAPTER I\n\nIt was a dark night."), ("b.txt", "It was a dark night.\n\nThe end."),
+                       ("c.txt", "Dear John,\n\nI write to you.")):
+        (tmp_path / name).write_text(text)
+        assert load_document(tmp_path / name).title is None
+    (tmp_path / "d.txt").write_text("A Night on the Moors\n\nIt was a dark night.")
+    assert load_document(tmp_path / "d.txt").title == "A Night on the Moors"
+
+
 def test_chapters_are_named_within_their_book_and_contents_are_not_chapters():
     from beyondfind.documents.positions import chapters
 

@@ -14,7 +14,7 @@ import pytest
 from .conftest import HUCK
 
 DOCUMENTED = ["beyondfind.api", "beyondfind.news.thread", "beyondfind.documents.positions",
-              "beyondfind.retrieval.query"]
+              "beyondfind.documents.segment", "beyondfind.retrieval.query"]
 
 
 @pytest.mark.parametrize("module", DOCUMENTED)

@@ -94,6 +94,32 @@ def is_title_line(block: str) -> bool:
     return all(w[0].isupper() or w.lower() in _TITLE_SMALL_WORDS for w in words)
 
 
+OPENING_TITLE_WORDS = 12
+
+
+def opening_title(text: str, spans: list[tuple[int, int]]) -> str | None:
+    """The title a text opens with, for a plain text that names itself nowhere else (no Gutenberg
+    ``Title:`` line): its first block, when that is one line set as a title (:func:`is_title_line`)
+    of at most :data:`OPENING_TITLE_WORDS` words and no chapter heading. A line in capitals gets a
+    title's case.
+
+    >>> text = "THE COUNT OF MONTE CRISTO\\n\\nby Alexandre Dumas"
+    >>> opening_title(text, blocks(text)), opening_title("CHAPTER I\\n\\nIt was.", blocks("CHAPTER I\\n\\nIt was."))
+    ('The Count of Monte Cristo', None)
+    """
+    if not spans:
+        return None
+    line = text[spans[0][0]:spans[0][1]]
+    words = line.split()
+    if ("\n" in line or not words or len(words) > OPENING_TITLE_WORDS or not line[-1].isalnum()
+            or not is_title_line(line) or is_heading(line)):
+        return None
+    if line.isupper():
+        return " ".join(w.lower() if k and w.lower() in _TITLE_SMALL_WORDS else w.capitalize()
+                        for k, w in enumerate(words))
+    return " ".join(words)
+
+
 def blocks(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
     """``[start, end)`` of each maximal block of non-blank lines within ``text[start:end]``.
 
