@@ -24,8 +24,9 @@ def _rules():
     return nlp
 
 
-def _doc(nlp, words, ents, deps=None, heads=None, sent_starts=None):
-    doc = Doc(nlp.vocab, words=words, ents=ents, deps=deps, heads=heads, sent_starts=None if heads else sent_starts)
+def _doc(nlp, words, ents, deps=None, heads=None, sent_starts=None, spaces=None, pos=None):
+    doc = Doc(nlp.vocab, words=words, spaces=spaces, ents=ents, deps=deps, heads=heads, pos=pos,
+              sent_starts=None if heads else sent_starts)
     for _n, proc in nlp.pipeline:
         doc = proc(doc)
     return doc
@@ -229,6 +230,9 @@ def test_a_dash_after_punctuation_does_not_glue_a_name_to_the_next_word(nlp):
     doc = nlp("_11 October, Evening._--Jonathan Harker has asked me to note this. _Later._--Lucy is better.")
     assert [t.text for t in doc][4:9] == ["Evening", ".", "_", "--", "Jonathan"]
     assert {"Jonathan Harker", "Lucy"} <= {s.text for s in doc._.names}
+    # a closing single quote before the dash (Monte Cristo)
+    doc = nlp("He asked, ‘To Marseilles?’—‘Yes,’ says he. ‘Peggotty’--")
+    assert "Marseilles" in [t.text for t in doc] and "Peggotty" in [t.text for t in doc]
 
 
 def test_a_first_name_said_to_someone_is_a_name_whatever_its_tag(nlp):
@@ -306,6 +310,23 @@ def test_a_word_the_book_writes_after_a_persons_honorific_is_a_person(nlp):
     ann = annotate_document(parse_document(text.encode(), "renfield.txt"), nlp)
     labels = Counter(m.label for m in ann.mentions if m.is_name and m.key == "renfield")
     assert labels["PER"] >= 30 and labels["PER"] == sum(labels.values())
+
+
+def test_a_name_the_book_writes_after_a_title_and_a_particle_is_a_person(nlp):
+    """Monte Cristo writes "M. de Château-Renaud" and "Baron de Château-Renaud"; the tagger reads the
+    bare "Château-Renaud" as an organisation (109 times): the name after "de" counts as written
+    after the title, so every "Château-Renaud" is a person's, one name with its hyphen."""
+    from collections import Counter
+
+    from beyondfind.documents import load_document
+
+    passages = [p.text for p in load_document(DATA / "books" / "1184-count-of-monte-cristo.txt").passages
+                if "Château-Renaud" in p.text]
+    text = "\n\n".join(passages[:40]) + "\n"
+    ann = annotate_document(parse_document(text.encode(), "chateau.txt"), nlp)
+    labels = Counter(m.label for m in ann.mentions if m.is_name and m.key.endswith("chateau-renaud"))
+    assert labels["PER"] >= 30 and labels["PER"] == sum(labels.values())
+    assert not any(m.key in ("chateau", "renaud", "de chateau") for m in ann.mentions if m.is_name)
 
 
 def test_a_name_that_owns_a_place_is_not_a_person(nlp):
@@ -389,6 +410,49 @@ def test_a_persons_entity_ends_where_another_name_starts():
                                           "Duke of Clarence", "Isabella of Castile", "Captain Sir John Smith"]
     assert [s.text for s in doc._.names] == ["Mrs. Carrol", "Jo", "Mr. Bhaer", "Mrs. Dent", "Duke of Clarence",
                                              "Isabella of Castile", "Captain Sir John Smith"]
+
+
+def test_a_hyphenated_name_stays_whole():
+    """The tokenizer splits Monte Cristo's "Saint-Méran" (×125) and "Château-Renaud" (×141) at the
+    hyphen: the name stopped there ("Madame de Saint") and the NER tagged "M. de Château" alone. A
+    dash between spaced words still ends a name."""
+    nlp = _rules()
+    words = ["Madame", "de", "Saint", "-", "Méran", "met", "M.", "de", "Château", "-", "Renaud", "and", "Tom", "-",
+             "Jim", "."]
+    spaces = [True, True, False, False, True, True, True, True, False, False, True, True, True, True, False, False]
+    ents = ["B-PER", "I-PER", "I-PER", "I-PER", "I-PER", "O", "B-PER", "I-PER", "I-PER", "O", "O", "O", "B-PER", "O",
+            "B-PER", "O"]
+    doc = _doc(nlp, words, ents, spaces=spaces)
+    assert [e.text for e in doc.ents] == ["Madame de Saint-Méran", "M. de Château-Renaud", "Tom", "Jim"]
+    assert [s.text for s in doc._.names] == ["Madame de Saint-Méran", "M. de Château-Renaud", "Tom", "Jim"]
+    assert parse_name("M. de Château-Renaud").words == ("de", "chateau-renaud")
+
+
+def test_a_first_name_inside_a_persons_entity_is_a_name_whatever_its_tag():
+    """The tagger reads "Edith" in North and South's "her cousin Edith" as a preposition and "Chloe"
+    in "my sister Chloe" as a noun: the person's entity had no name. A capitalised word that is no
+    first name still needs the proper-noun tag."""
+    nlp = _rules()
+    words = "Her cousin Edith laughed and my sister Chloe and her friend Grammar .".split()
+    pos = ["PRON", "NOUN", "ADP", "VERB", "CCONJ", "PRON", "NOUN", "NOUN", "CCONJ", "PRON", "NOUN", "NOUN", "PUNCT"]
+    ents = ["B-PER", "I-PER", "I-PER", "O", "O", "B-PER", "I-PER", "I-PER", "O", "B-PER", "I-PER", "I-PER", "O"]
+    doc = _doc(nlp, words, ents, sent_starts=_starts(words), pos=pos)
+    assert [s.text for s in doc._.names] == ["Edith", "Chloe"]
+
+
+def test_a_titled_name_is_a_person_whatever_the_ners_label():
+    """The NER tagged Monte Cristo's "Abbé Busoni" ORG (×47) and The Invisible Man's "Mrs. Hall" FAC;
+    a title of rank before a place word still names a place."""
+    nlp = _rules()
+    words = "The Abbé Busoni smiled at Mrs. Hall near Prince Edward Island and Count Rostov .".split()
+    ents = ["B-ORG", "I-ORG", "I-ORG", "O", "O", "B-FAC", "I-FAC", "O", "B-GPE", "I-GPE", "I-GPE", "O", "B-FAC",
+            "I-FAC", "O"]
+    doc = _doc(nlp, words, ents, sent_starts=_starts(words))
+    assert [(e.text, e.label_) for e in doc.ents] == [("The Abbé Busoni", "PER"), ("Mrs. Hall", "PER"),
+                                                      ("Prince Edward Island", "GPE"), ("Count Rostov", "PER")]
+    assert [(s.text, s.label_) for s in doc._.names] == [("Abbé Busoni", "PER"), ("Mrs. Hall", "PER"),
+                                                         ("Prince Edward Island", "GPE"), ("Count Rostov", "PER")]
+    assert parse_name("Abbé Busoni").honorific == "abbe"
 
 
 def test_an_address_word_before_a_name_is_not_part_of_it():

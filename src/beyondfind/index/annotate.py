@@ -17,7 +17,7 @@ from sys import intern   # labels, lemmas, pronouns and keys repeat: spaCy hands
 
 from ..documents import Document
 from ..nlp import anaphora, one_blas_thread
-from ..nlp.names import NOT_NAMES
+from ..nlp.names import NAME_PARTICLES, NOT_NAMES
 from ..nlp.syntax import SUBJECT_DEPS, description_kinds, is_subject
 from ..nlp.narrator import Narration, detect_narrator
 from ..nlp.name_evidence import NameEvidence, known_place
@@ -164,7 +164,7 @@ def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
     Shtcherbatskys", Little Women's "the Marches", though WordNet knows the Welsh Marches)."""
     evidence = NameEvidence(document.text)
     per = spool.key_counts(per=True)
-    after_honorific = spool.key_counts(per=True, with_honorific=True)
+    after_honorific = _with_particles_dropped(spool.key_counts(per=True, with_honorific=True))
     forms = spool.name_forms()
     surnames = _honorific_surnames(forms)
     person_words = _person_words(forms, surnames)
@@ -209,6 +209,21 @@ def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
     spool.relabel(buildings, "FAC")
     spool.relabel(ships, "VEH")
     spool.relabel(persons, "PER")
+
+
+def _with_particles_dropped(counts: Counter) -> Counter:
+    """``counts`` with each key's mentions also counted for the key without its leading particles:
+    Monte Cristo writes "M. de Château-Renaud" (key ``de château-renaud``) and tags the bare
+    "Château-Renaud" ORG ×109."""
+    out = Counter(counts)
+    for key, n in counts.items():
+        words = key.split()
+        k = 0
+        while k < len(words) - 1 and words[k] in NAME_PARTICLES:
+            k += 1
+        if k:
+            out[" ".join(words[k:])] += n
+    return out
 
 
 def _honorific_surnames(forms: list[tuple[str, bool, str]]) -> set[str]:

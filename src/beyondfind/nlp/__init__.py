@@ -82,8 +82,10 @@ def one_blas_thread() -> None:
 # "Watson.--Tom", which became one token and glued names to the next word ("Mr. Knightley!--I",
 # key "knightley i"; 47 of Emma's name mentions, and vocatives lost: "Jim!--Jim"). Project
 # Gutenberg's italics end with "_" before the dash too: Dracula's 176 diary entries open
-# "_Evening._--Jonathan Harker has …", which glued "Evening._--Jonathan" into one token.
-DASH_AFTER_PUNCTUATION = (r"[.!?,;:”\")]+(?=_?(?:--|—))|_(?=--|—)"     # "Knightley!--I": the "!" ...
+# "_Evening._--Jonathan Harker has …", which glued "Evening._--Jonathan" into one token. A closing
+# single quote before the dash counts as punctuation (Monte Cristo's "Marseilles?’—‘Yes,’ says he":
+# the name was "Marseilles?’"; David Copperfield's "Peggotty’--").
+DASH_AFTER_PUNCTUATION = (r"[.!?,;:”\")’]+(?=_?(?:--|—))|_(?=--|—)"    # "Knightley!--I": the "!" ...
                           r"|(?<=[.!?,;:’'\"”)_])(?:--|—)"             # ... and the dash are tokens,
                           r"|(?:(?<=--)|(?<=—))[“\"‘]")                 # as is a quote opening after it
 

@@ -16,8 +16,10 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
 from . import anaphora
-from .names import (FIRST_PERSON_PRONOUNS, GROUP_HONORIFICS, NAME_PARTICLES, NOT_NAMES, SAINT_WORDS,
-                    STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, _first_names, name_gender, parse_name, pronoun_gender)
+from .name_words import NEVER_NAMES, PLACE_HEADS
+from .names import (FAMILY_HONORIFICS, FIRST_PERSON_PRONOUNS, GROUP_HONORIFICS, NAME_PARTICLES, NOT_NAMES,
+                    SAINT_WORDS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, _first_names, name_gender, parse_name,
+                    pronoun_gender)
 from .syntax import is_subject
 from .text import quote_mask
 
@@ -68,10 +70,13 @@ def name_core(span: Span, first_names: frozenset[str] = frozenset()) -> Span | N
     i = span.start
     doc = span.doc
     person = span.label_ == "PER"
+    def name_word(tok: Token) -> bool:
+        return _is_name_token(tok) or (person and _first_name_in_person(tok, first_names))
+
     while i < span.end:
-        if _is_name_token(doc[i]):
+        if name_word(doc[i]) or _joins_name_words(doc, i + 1, span.end):
             j = i + 1
-            while j < span.end and (_is_name_token(doc[j]) or _after_honorific(doc[j]) or
+            while j < span.end and (name_word(doc[j]) or _after_honorific(doc[j]) or _joins_name_words(doc, j, span.end) or
                                     (doc[j].lower_ in NAME_PARTICLES and j + 1 < span.end and _is_name_token(doc[j + 1]))):
                 if person and _another_name_starts(doc, i, j, span.end, first_names):
                     break
@@ -92,6 +97,34 @@ def name_core(span: Span, first_names: frozenset[str] = frozenset()) -> Span | N
     if core[0].lower_.strip(".") in GROUP_HONORIFICS:
         return None
     return core
+
+
+def _first_name_in_person(tok: Token, first_names: frozenset[str]) -> bool:
+    """A capitalised known first name inside a person's entity is a name word whatever its tag: the
+    tagger reads "Edith" in "her cousin Edith" as a preposition and "Chloe" in "my sister Chloe" as
+    a noun, and the entity had no name (North and South's "Edith", LitBank test). Not a word that
+    is never a name though the lists give it as one (months, nationalities, holidays: "the French
+    Tellson's", A Tale of Two Cities)."""
+    text, low = tok.text, tok.lower_
+    return (text[:1].isupper() and text.isalpha() and not text.isupper() and low in first_names
+            and low not in NOT_NAMES and low not in NEVER_NAMES and not _is_honorific(tok))
+
+
+_HYPHENS = frozenset({"-", "‐", "‑"})
+
+
+def _joins_name_words(doc: Doc, j: int, end: int) -> bool:
+    """Token ``j`` is a hyphen written without spaces between two name words: the tokenizer splits
+    "Saint-Méran" and "Château-Renaud" (Monte Cristo, 125 and 141 times) into three tokens, and the
+    run of a name stopped at the hyphen ("Madame de Saint", "Baron de Château")."""
+    return (0 < j and j + 1 < end and doc[j].text in _HYPHENS and not doc[j - 1].whitespace_
+            and not doc[j].whitespace_ and _hyphen_half(doc[j - 1]) and _hyphen_half(doc[j + 1]))
+
+
+def _hyphen_half(tok: Token) -> bool:
+    """Either half of a hyphenated name: capitalised letters, no function word. The tagger's part of
+    speech is not asked: it reads "Château" in "Château-Renaud" as an adjective."""
+    return tok.text[:1].isupper() and tok.text.isalpha() and tok.lower_ not in NOT_NAMES
 
 
 def _name_after_of(ent: Span, core: Span, first_names: frozenset[str]) -> Span | None:
@@ -206,6 +239,35 @@ def _honorifics_take_their_names(doc: Doc) -> None:
     doc.ents = out
 
 
+def _hyphenated_names_stay_whole(doc: Doc) -> None:
+    """An entity that ends (or starts) at a hyphen inside a name takes the name's other half:
+    the NER tagged "M. de Château" in "M. de Château-Renaud" (see :func:`_joins_name_words`); an
+    entity it runs into is absorbed."""
+    ents = list(doc.ents)
+    n = len(doc)
+    if not any(t.text in _HYPHENS for t in doc):
+        return
+    out: list[Span] = []
+    changed = False
+    for ent in ents:
+        start, end = ent.start, ent.end
+        while end + 1 < n and _joins_name_words(doc, end, n):
+            end += 2
+        while start >= 2 and _joins_name_words(doc, start - 1, start + 1):
+            start -= 2
+        if (start, end) == (ent.start, ent.end):
+            if out and ent.start < out[-1].end:   # absorbed by the entity before it
+                continue
+            out.append(ent)
+            continue
+        changed = True
+        while out and out[-1].end > start:   # an entity before it that the longer one now covers
+            start = min(start, out.pop().start)
+        out.append(Span(doc, start, end, label=ent.label_))
+    if changed:
+        doc.ents = out
+
+
 def _first_names_take_their_surnames(doc: Doc, first_names: frozenset[str]) -> None:
     """A person's entity of one known first name straight followed by one name word that the parse
     attaches to it (or it to that word) — a person's entity of that word, or the word untagged — is
@@ -261,6 +323,24 @@ def _vocatives_are_names(doc: Doc, first_names: frozenset[str]) -> set[int]:
     return {e.start for e in added}
 
 
+# titles only a person is given; with a title of rank a name may still be a place ("Prince Edward
+# Island", "Queen Square"), so those need a last word that is no place word
+_PERSONAL_TITLES = frozenset({"mr", "mrs", "miss", "ms", "master", "madam", "madame", "mme", "mademoiselle", "mlle",
+                              "monsieur", "m", "herr", "frau", "fraulein", "signor", "signora", "sir", "dr", "abbé",
+                              "abbe"})
+_RANK_TITLES = FAMILY_HONORIFICS - _PERSONAL_TITLES | {"comte", "comtesse", "vicomte", "vicomtesse", "marquis",
+                                                       "marquise", "duc", "duchesse", "baronne", "lady", "lord"}
+
+
+def _titled_person(core: Span) -> bool:
+    """A name of a title and a name word is a person's whatever the NER's label: it tagged Monte
+    Cristo's "Abbé Busoni" ORG (×47), "M. de Villefort" FAC, The Invisible Man's "Mrs. Hall" FAC."""
+    if len(core) < 2 or not _is_title(core[0]):
+        return False
+    title = core[0].lower_.rstrip(".")
+    return title in _PERSONAL_TITLES or (title in _RANK_TITLES and core[-1].lower_ not in PLACE_HEADS)
+
+
 @Language.factory("beyondfind_names")
 def make_names(nlp: Language, name: str):
     male, female = _first_names()
@@ -268,16 +348,22 @@ def make_names(nlp: Language, name: str):
 
     def names(doc: Doc) -> Doc:
         _honorifics_take_their_names(doc)
+        _hyphenated_names_stay_whole(doc)
         _first_names_take_their_surnames(doc, first_names)
         vocatives = _vocatives_are_names(doc, first_names)
-        found = []
-        for ent in doc.ents:
+        found, ents, relabelled = [], list(doc.ents), False
+        for k, ent in enumerate(ents):
             core = ent if ent.start in vocatives else name_core(ent, first_names)
             if core is None:
                 continue
+            if ent.label_ != "PER" and _titled_person(core):
+                ents[k] = ent = Span(doc, ent.start, ent.end, label="PER")
+                relabelled = True
             for name in (core, _name_after_of(ent, core, first_names)):
                 if name is not None and parse_name(name.text).words:
                     found.append((name.start, name.end, ent.label_))
+        if relabelled:
+            doc.ents = ents
         doc.user_data[_NAMES] = found
         doc.user_data[_QUOTES] = quote_mask([t.text for t in doc])
         return doc

@@ -22,7 +22,7 @@ MALE_HONORIFICS = frozenset({
     "reverend", "rev", "dr", "doctor", "judge", "professor", "prof", "monsieur", "herr", "signor", "don",
     "marse", "mars", "squire", "parson", "deacon", "earl", "emperor", "pap", "st", "saint",
     # French titles of the translated novels ("M. de Villefort", "Citizen Defarge", "Comte de Morcerf")
-    "m", "citizen", "duc", "comte", "marquis", "vicomte", "viscount", "abbe",
+    "m", "citizen", "duc", "comte", "marquis", "vicomte", "viscount", "abbe", "abbé",
 })
 FEMALE_HONORIFICS = frozenset({
     "mrs", "miss", "ms", "madam", "madame", "mme", "mlle", "mademoiselle", "lady", "aunt", "sister",
