@@ -243,10 +243,9 @@ def _hyphenated_names_stay_whole(doc: Doc) -> None:
     """An entity that ends (or starts) at a hyphen inside a name takes the name's other half:
     the NER tagged "M. de Château" in "M. de Château-Renaud" (see :func:`_joins_name_words`); an
     entity it runs into is absorbed."""
-    ents = list(doc.ents)
-    n = len(doc)
-    if not any(t.text in _HYPHENS for t in doc):
+    if not any(h in doc.text for h in _HYPHENS):   # a string search, not a walk over the tokens
         return
+    ents, n = list(doc.ents), len(doc)
     out: list[Span] = []
     changed = False
     for ent in ents:
