@@ -99,15 +99,20 @@ def name_core(span: Span, first_names: frozenset[str] = frozenset()) -> Span | N
     return core
 
 
+def _known_first_name(tok: Token, first_names: frozenset[str]) -> bool:
+    """A capitalised word (not all capitals) of the first-name lists, no function word or honorific."""
+    text, low = tok.text, tok.lower_
+    return (text[:1].isupper() and text.isalpha() and not text.isupper() and low in first_names
+            and low not in NOT_NAMES and not _is_honorific(tok))
+
+
 def _first_name_in_person(tok: Token, first_names: frozenset[str]) -> bool:
     """A capitalised known first name inside a person's entity is a name word whatever its tag: the
     tagger reads "Edith" in "her cousin Edith" as a preposition and "Chloe" in "my sister Chloe" as
     a noun, and the entity had no name (North and South's "Edith", LitBank test). Not a word that
     is never a name though the lists give it as one (months, nationalities, holidays: "the French
     Tellson's", A Tale of Two Cities)."""
-    text, low = tok.text, tok.lower_
-    return (text[:1].isupper() and text.isalpha() and not text.isupper() and low in first_names
-            and low not in NOT_NAMES and low not in NEVER_NAMES and not _is_honorific(tok))
+    return _known_first_name(tok, first_names) and tok.lower_ not in NEVER_NAMES
 
 
 _HYPHENS = frozenset({"-", "‐", "‑"})
@@ -309,9 +314,7 @@ def _vocatives_are_names(doc: Doc, first_names: frozenset[str]) -> set[int]:
     taken = {t.i for e in doc.ents for t in e}
     added = []
     for tok in doc:
-        if (tok.i in taken or not tok.text[:1].isupper() or not tok.text.isalpha() or tok.text.isupper()
-                or tok.lower_ not in first_names or tok.lower_ in NOT_NAMES or tok.lower_ in STRIP_HONORIFICS
-                or tok.pos_ in _NOT_VOCATIVE_POS):
+        if tok.i in taken or not _known_first_name(tok, first_names) or tok.pos_ in _NOT_VOCATIVE_POS:
             continue
         before = doc[tok.i - 1].text if tok.i else ""
         after = doc[tok.i + 1].text if tok.i + 1 < len(doc) else ""
