@@ -183,6 +183,36 @@ def test_gazetteer_places_the_ner_misses_are_tagged_but_not_common_words_or_surn
     assert [e.start for e in doc.ents if e.text == "Westminster" and e.label_ == "GPE"] == [6]
 
 
+def test_places_of_web_text_abbreviations_and_persons_the_ner_made_of_places(nlp):
+    """UNER test LOC 0.46 → 0.53: a place of several words needs one PROPN (the tagger reads
+    "United" as a verb), abbreviations in capitals count beside no other word in capitals, and a
+    person or organisation the NER made of a place's name after a locative preposition is a place
+    — but a surname that is also a place ("Eyre": Lake Eyre) stays a person without one."""
+    def ents(text):
+        return {(e.text, e.label_) for e in nlp(text).ents}
+
+    assert ("United States", "GPE") in ents("Economic decisions made in the United States have consequences.")
+    assert ents("He is now lecturing in USA.") == {("USA", "GPE")}   # the NER says ORG
+    assert ents("Where to buy bodybuilding supplements in Delhi?") == {("Delhi", "GPE")}   # PER
+    assert {("UK", "GPE"), ("D.C.", "GPE")} <= ents("They flew from the UK to Washington, D.C. that day.")
+    assert not any(label == "GPE" for _t, label in ents("PLEASE HELP US. LET US GO HOME NOW."))
+    assert not any(label == "GPE" for _t, label in ents("Eyre smiled at her. Jane Eyre went home."))
+    doc = nlp("The raft drifted down to New Orleans in the spring.")   # "New" is tagged ADJ
+    assert [(n.text, n.label_) for n in doc._.names] == [("New Orleans", "GPE")]
+
+
+def test_named_entities_have_letters(nlp):
+    """The NER reads phone numbers and area codes in web text as persons (UNER test: "646-2600",
+    "212"); an entity without a letter is dropped, dates and times (rules, digits) are kept."""
+    from spacy.tokens import Doc
+
+    words = ("Janette Elbertson Administrative Coordinator EWS Legal , EB3326 Telephone : ( 713 ) 853-7906 "
+             "Facsimile : ( 713 ) 646-2600 e-mail address : janette.elbertson@enron.com , 12 May 1999").split()
+    doc = nlp(Doc(nlp.vocab, words=words))
+    assert not any(not any(c.isalpha() for c in e.text) for e in doc.ents if e.label_ not in ("DATE", "TIME"))
+    assert any(e.label_ == "DATE" for e in doc.ents) and any(e.label_ == "PER" for e in doc.ents)
+
+
 def test_the_gazetteer_table_finds_what_spacys_phrase_matcher_finds(nlp):
     """The places component matches the gazetteer with :class:`PhraseTable` (no pattern docs at
     load time): the same matches as spaCy's PhraseMatcher on the LOWER attribute, on real news-like

@@ -29,6 +29,7 @@ from .text import quote_mask
 # serialisation) and exposed through getter extensions.
 _NAMES, _ANTE, _NARRATOR, _NREF, _QUOTES = ("bf_names", "bf_antecedents", "bf_narrator", "bf_narrator_refs",
                                             "bf_quote_mask")
+_LISTED = "bf_listed_places"   # (start, end) of the gazetteer's places: the whole span is the name
 
 
 def _doc_names(doc: Doc) -> list[Span]:
@@ -244,6 +245,19 @@ def _honorifics_take_their_names(doc: Doc) -> None:
     doc.ents = out
 
 
+# the labels of things with names (LitBank's six); DATE and TIME come from the rules and hold digits
+NAMED_LABELS = frozenset({"PER", "LOC", "GPE", "FAC", "ORG", "VEH"})
+
+
+def _letterless_are_no_names(doc: Doc) -> None:
+    """A named entity without a letter is the NER's mistake: a phone number ("646-2600"), an area
+    code ("212"), an amount. Numbers are never entities to rank."""
+    ents = list(doc.ents)
+    kept = [e for e in ents if e.label_ not in NAMED_LABELS or any(c.isalpha() for c in e.text)]
+    if len(kept) < len(ents):
+        doc.ents = kept
+
+
 def _hyphenated_names_stay_whole(doc: Doc) -> None:
     """An entity that ends (or starts) at a hyphen inside a name takes the name's other half:
     the NER tagged "M. de Château" in "M. de Château-Renaud" (see :func:`_joins_name_words`); an
@@ -349,13 +363,16 @@ def make_names(nlp: Language, name: str):
     first_names = male | female
 
     def names(doc: Doc) -> Doc:
+        _letterless_are_no_names(doc)
         _honorifics_take_their_names(doc)
         _hyphenated_names_stay_whole(doc)
         _first_names_take_their_surnames(doc, first_names)
         vocatives = _vocatives_are_names(doc, first_names)
+        listed = set(doc.user_data.get(_LISTED, ()))
         found, ents, relabelled = [], list(doc.ents), False
         for k, ent in enumerate(ents):
-            core = ent if ent.start in vocatives else name_core(ent, first_names)
+            whole = ent.start in vocatives or (ent.start, ent.end) in listed
+            core = ent if whole else name_core(ent, first_names)
             if core is None:
                 continue
             if ent.label_ != "PER" and _titled_person(core):
@@ -448,6 +465,22 @@ def _capitalised(doc: Doc, i: int) -> bool:
     return 0 <= i < len(doc) and doc[i].is_alpha and doc[i].text[:1].isupper()
 
 
+# Places' abbreviations, matched as written: WordNet's dotted ones (the gazetteer's lower-case "d.c."
+# is tokenized "d.c" "." and never meets the token "D.C.") and countries' that are no WordNet
+# lemma ("us" is a pronoun)
+COUNTRY_ABBREVIATIONS = frozenset({"U.S.", "U.S.A.", "U.K.", "D.C.", "US", "UK", "NZ", "UAE"})
+
+
+def _abbreviation(doc: Doc, i: int) -> bool:
+    """Token ``i``, in capitals, reads as a place's abbreviation: dotted ("U.S.", "D.C.") or of two
+    or three letters, with no word in capitals beside it (the heading "HELP US", "ISLE OF MAN")."""
+    text = doc[i].text
+    if not ("." in text or 2 <= len(text) <= 3):
+        return False
+    return not any(0 <= j < len(doc) and doc[j].is_alpha and doc[j].is_upper and len(doc[j]) > 1
+                   for j in (i - 1, i + 1))
+
+
 @Language.factory("beyondfind_temporal")
 def make_temporal(nlp: Language, name: str):
     """DATE and TIME entities by rules (:func:`beyondfind.nlp.temporal.patterns`): spaCy's entity
@@ -488,7 +521,14 @@ def make_places(nlp: Language, name: str):
       every word capitalised but "of", "de"…, tagged PROPN where the pipeline tags, not after an
       honorific, not one word opening a sentence, not a compass word ("the South"), not part of
       a longer capitalised name ("The Westminster Gazette") — where no entity lies ("Iraq",
-      "Toronto", "North Korea": the fiction-trained NER misses most places of web and news text)."""
+      "Toronto", "North Korea": the fiction-trained NER misses most places of web and news text).
+      Of a name of several words one PROPN is enough (the tagger reads "United" in "the United
+      States" as a verb). A word in capitals counts only as a place's abbreviation — dotted or of
+      three letters ("USA"), or one of ``COUNTRY_ABBREVIATIONS`` ("U.S.", "D.C.", "UK") as written
+      — beside no other word in capitals (a heading: "HELP US");
+    * the same name (after a locative preposition: "in Delhi", "to Afghanistan") where the NER put
+      a person or an organisation of exactly those words: relabelled GPE. Without the preposition a
+      place's name can be a person's surname ("Jane Eyre", "Eyre" — Lake Eyre is in WordNet)."""
     from spacy.matcher import Matcher
     from spacy.util import filter_spans
 
@@ -506,23 +546,34 @@ def make_places(nlp: Language, name: str):
             return False
         if end - start == 1 and words[0].is_sent_start:   # "Reading is fun", "Nice to meet you"
             return False
-        if _capitalised(doc, end) or (_capitalised(doc, start - 1) and not doc[start - 1].is_sent_start
-                                      and doc[start - 1].lower_ != "the"):
-            return False   # part of a longer name: "The Westminster Gazette", "Harvard University"
-        return all(t.lower_ in PLACE_CONNECTORS or (t.text[:1].isupper() and not t.is_upper and
-                                                    (not tagged or t.pos_ == "PROPN")) for t in words)
+        before = doc[start - 1] if start > 0 else None
+        if _capitalised(doc, end) or (_capitalised(doc, start - 1) and before.lower_ != "the" and (
+                not before.is_sent_start or (tagged and before.pos_ == "PROPN"))):
+            return False   # part of a longer name: "The Westminster Gazette", "Jane Eyre" opening a sentence
+        if end - start == 1 and words[0].is_upper:
+            return _abbreviation(doc, start)
+        return (all(t.lower_ in PLACE_CONNECTORS or (t.text[:1].isupper() and not t.is_upper) for t in words)
+                and (not tagged or any(t.pos_ == "PROPN" for t in words)))
 
     def places(doc: Doc) -> Doc:
         found = [Span(doc, s + 1, e, label="GPE") for _m, s, e in matcher(doc)]
         if found:
             keep = [ent for ent in doc.ents if not any(ent.start < f.end and f.start < ent.end for f in found)]
             doc.ents = filter_spans(keep + found)
-        taken = {i for ent in doc.ents for i in range(ent.start, ent.end)}
         tagged = doc.has_annotation("POS")
-        listed = [Span(doc, s, e, label="GPE") for s, e in gazetteer(doc)
-                  if not taken.intersection(range(s, e)) and proper(doc, s, e, tagged)]
-        if listed:
-            doc.ents = list(doc.ents) + filter_spans(listed)
+        names = [(s, e) for s, e in gazetteer(doc) if proper(doc, s, e, tagged)]
+        if any(a in doc.text for a in COUNTRY_ABBREVIATIONS):   # a look at every token only then
+            names += [(i, i + 1) for i, t in enumerate(doc) if t.text in COUNTRY_ABBREVIATIONS
+                      and _abbreviation(doc, i) and (i, i + 1) not in names]
+        if not names:
+            return doc
+        doc.user_data[_LISTED] = [(s, e) for s, e in names if e - s > 1]   # "New Orleans": "New" is an ADJ
+        located = {(s, e) for s, e in names if s > 0 and doc[s - 1].lower_ in PLACE_PREPOSITIONS}
+        ents = [Span(doc, ent.start, ent.end, label="GPE")
+                if ent.label_ in ("PER", "ORG") and (ent.start, ent.end) in located else ent for ent in doc.ents]
+        taken = {i for ent in ents for i in range(ent.start, ent.end)}
+        listed = [Span(doc, s, e, label="GPE") for s, e in names if not taken.intersection(range(s, e))]
+        doc.ents = ents + filter_spans(listed)
         return doc
 
     return places

@@ -71,8 +71,9 @@ def evaluate_ner(nlp, files: list[Path]) -> dict[str, PRF]:
 
 _NOT_NAME_START = frozenset({"the", "a", "an", "my", "his", "her", "our", "their", "your", "its", "this", "that",
                              "these", "those", "every", "each", "some", "any", "no"})
+# lower-case words inside names; "al", "bin": Arabic article and "son of" ("al-Qaeda", "bin Laden")
 _NAME_PARTICLES = frozenset({"of", "de", "la", "le", "van", "von", "der", "du", "del", "da", "di", "and", "the",
-                             "'s", "’s", "-", "."})
+                             "al", "el", "bin", "ibn", "'s", "’s", "-", "."})
 
 
 def is_proper_name(words: list[str]) -> bool:
