@@ -250,6 +250,8 @@ def test_a_name_ending_in_a_place_word_is_a_place_unless_it_is_a_persons():
     vanity = NameEvidence(load_document(DATA / "books" / "599-vanity-fair.txt").text)
     assert vanity.place_named("russell square") and vanity.place_named("hyde park")   # "in Russell Square"
     assert not vanity.place_named("bullock of lombard street")   # a person "of" a place
+    two_cities = NameEvidence(load_document(DATA / "books" / "98-tale-of-two-cities.txt").text)
+    assert two_cities.place_named("temple bar")   # the City's gate, a person ×13 until "bar" was a place word
     plain = NameEvidence("John Hill came to dinner. John Hill said so.")
     assert not plain.place_named("john hill") and not plain.place_named("hill")   # a first name, never "in John Hill"
 
@@ -420,6 +422,7 @@ def test_plurals_naming_a_group_are_not_people_but_families_are():
     assert not huck.group_plural("toms", set())   # a first name's plural is a family's or a name's
     assert never_a_name("christmas") and never_a_name("merry christmas")   # Little Women's, tagged PER 35 and 5 times
     assert never_a_name("lor") and never_a_name("mein gott") and not never_a_name("lord godalming")   # oaths
+    assert never_a_name("lemme") and never_a_name("gimme")   # Tom Sawyer's "Lemme see", a person ×5
 
 
 def test_styles_of_address_are_no_entities(tmp_path, nlp):
@@ -508,7 +511,7 @@ def test_a_place_written_with_st_and_with_saint_is_one_place_but_persons_stay_ap
 
 
 def test_the_shipped_gazetteer_is_what_the_build_command_writes(tmp_path):
-    from beyondfind.nlp.training.gazetteer import SHIPPED, SHIPPED_BEINGS, build_gazetteer
+    from beyondfind.nlp.training.gazetteer import SHIPPED, SHIPPED_BEINGS, SHIPPED_ORGANISATIONS, build_gazetteer
 
     n = build_gazetteer(SHARED / "data", tmp_path / "places.json")
     assert n > 4000 and (tmp_path / "wordnet-LICENSE.txt").exists()
@@ -516,6 +519,11 @@ def test_the_shipped_gazetteer_is_what_the_build_command_writes(tmp_path):
     beings = json.loads((tmp_path / "beings.json").read_text())
     assert beings == json.loads(SHIPPED_BEINGS.read_text())
     assert {"farmer", "jew", "dormouse"} <= set(beings["beings"]) and "republic" not in beings["beings"]
+    organisations = json.loads((tmp_path / "organisations.json").read_text())
+    assert organisations == json.loads(SHIPPED_ORGANISATIONS.read_text())
+    names = set(organisations["organisations"])
+    assert {"United Nations", "CIA", "SEC", "Securities and Exchange Commission"} <= names
+    assert not names & {"WHO", "LET", "Bench", "Eight", "Paris", "London"}   # function word, verb, nouns, places
 
 
 def test_huck_finns_towns_are_places_in_its_entity_list(huck):

@@ -201,6 +201,24 @@ def test_places_of_web_text_abbreviations_and_persons_the_ner_made_of_places(nlp
     assert [(n.text, n.label_) for n in doc._.names] == [("New Orleans", "GPE")]
 
 
+def test_organisations_of_news_the_ner_misses_or_calls_persons(nlp):
+    """UNER test ORG 0.310 → 0.323: WordNet's organisations of several words or acronyms are ORG
+    where the NER found nothing ("United Nations", "CIA") or a person ("The SEC"); an acronym in a
+    line of capitals is a heading, and a one-word name is left to the NER."""
+    def ents(text):
+        return {(e.text, e.label_) for e in nlp(text).ents}
+
+    assert {("United Nations", "ORG"), ("CIA", "ORG")} <= ents("The United Nations and NATO met the CIA in Brussels.")
+    doc = nlp("The United Nations met in Geneva.")   # "United" is tagged ADJ: the name is whole
+    assert ("United Nations", "ORG") in {(n.text, n.label_) for n in doc._.names}
+    assert ("The SEC", "ORG") in ents("The SEC and the FAA said on Monday that Congress would act.")
+    with nlp.select_pipes(disable=["beyondfind_organisations"]):
+        heading, prose = nlp("THEY MET THE CIA IN BRUSSELS"), nlp("They met the CIA in Brussels.")
+    component = nlp.get_pipe("beyondfind_organisations")
+    assert [e.text for e in component(prose).ents if e.label_ == "ORG"] == ["CIA"]
+    assert [e.text for e in heading.ents] == [] and [e.text for e in component(heading).ents] == []
+
+
 def test_named_entities_have_letters(nlp):
     """The NER reads phone numbers and area codes in web text as persons (UNER test: "646-2600",
     "212"); an entity without a letter is dropped, dates and times (rules, digits) are kept."""

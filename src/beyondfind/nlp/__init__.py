@@ -12,7 +12,8 @@ from .. import BeyondfindError
 
 SHIPPED_MODEL = Path(__file__).parent / "model"
 BLANK = "blank"
-OWN_COMPONENTS = ("beyondfind_rule_ner", "beyondfind_places", "beyondfind_temporal", "beyondfind_names",
+OWN_COMPONENTS = ("beyondfind_rule_ner", "beyondfind_places", "beyondfind_organisations", "beyondfind_temporal",
+                  "beyondfind_names",
                   "beyondfind_anaphora", "beyondfind_narrator")  # pseudo-name: spaCy's blank English + rules, no trained model
 
 
@@ -49,6 +50,7 @@ def load_pipeline(name: str | Path | None = None, *, anaphora_window: int = 3):
     if not nlp.has_pipe("ner"):
         nlp.add_pipe("beyondfind_rule_ner")
     nlp.add_pipe("beyondfind_places")
+    nlp.add_pipe("beyondfind_organisations")
     nlp.add_pipe("beyondfind_temporal")
     nlp.add_pipe("beyondfind_names")
     nlp.add_pipe("beyondfind_anaphora", config={"window": anaphora_window})

@@ -471,14 +471,36 @@ def _capitalised(doc: Doc, i: int) -> bool:
 COUNTRY_ABBREVIATIONS = frozenset({"U.S.", "U.S.A.", "U.K.", "D.C.", "US", "UK", "NZ", "UAE"})
 
 
+def _mark_listed(doc: Doc, names) -> None:
+    """Remember a gazetteer's names of several words: the whole span is the name (`New Orleans`,
+    `United Nations`), though the tagger reads "New" as an adjective and "United" as a verb."""
+    doc.user_data[_LISTED] = doc.user_data.get(_LISTED, []) + [(s, e) for s, e in names if e - s > 1]
+
+
+def _stands_as_name(doc: Doc, start: int, end: int, tagged: bool) -> bool:
+    """A gazetteer's match ``doc[start:end]`` stands as a name of its own: capitalised, not after
+    an honorific ("Mr. Chester"), not one word opening a sentence ("Reading is fun"), not part of a
+    longer capitalised name ("The Westminster Gazette"; "Jane Eyre" opening a sentence)."""
+    first = doc[start]
+    if first.text[:1].islower() or (start > 0 and doc[start - 1].lower_.rstrip(".") in STRIP_HONORIFICS):
+        return False
+    if end - start == 1 and first.is_sent_start:
+        return False
+    before = doc[start - 1] if start > 0 else None
+    return not (_capitalised(doc, end) or (_capitalised(doc, start - 1) and before.lower_ != "the" and (
+        not before.is_sent_start or (tagged and before.pos_ == "PROPN"))))
+
+
+def _alone_in_capitals(doc: Doc, i: int) -> bool:
+    """No word in capitals beside token ``i`` (not a heading: "HELP US", "ISLE OF MAN")."""
+    return not any(0 <= j < len(doc) and doc[j].is_alpha and doc[j].is_upper and len(doc[j]) > 1 for j in (i - 1, i + 1))
+
+
 def _abbreviation(doc: Doc, i: int) -> bool:
     """Token ``i``, in capitals, reads as a place's abbreviation: dotted ("U.S.", "D.C.") or of two
     or three letters, with no word in capitals beside it (the heading "HELP US", "ISLE OF MAN")."""
     text = doc[i].text
-    if not ("." in text or 2 <= len(text) <= 3):
-        return False
-    return not any(0 <= j < len(doc) and doc[j].is_alpha and doc[j].is_upper and len(doc[j]) > 1
-                   for j in (i - 1, i + 1))
+    return ("." in text or 2 <= len(text) <= 3) and _alone_in_capitals(doc, i)
 
 
 @Language.factory("beyondfind_temporal")
@@ -542,14 +564,8 @@ def make_places(nlp: Language, name: str):
 
     def proper(doc: Doc, start: int, end: int, tagged: bool) -> bool:
         words = doc[start:end]
-        if words[0].text[:1].islower() or (start > 0 and doc[start - 1].lower_.rstrip(".") in STRIP_HONORIFICS):
+        if not _stands_as_name(doc, start, end, tagged):
             return False
-        if end - start == 1 and words[0].is_sent_start:   # "Reading is fun", "Nice to meet you"
-            return False
-        before = doc[start - 1] if start > 0 else None
-        if _capitalised(doc, end) or (_capitalised(doc, start - 1) and before.lower_ != "the" and (
-                not before.is_sent_start or (tagged and before.pos_ == "PROPN"))):
-            return False   # part of a longer name: "The Westminster Gazette", "Jane Eyre" opening a sentence
         if end - start == 1 and words[0].is_upper:
             return _abbreviation(doc, start)
         return (all(t.lower_ in PLACE_CONNECTORS or (t.text[:1].isupper() and not t.is_upper) for t in words)
@@ -567,7 +583,7 @@ def make_places(nlp: Language, name: str):
                       and _abbreviation(doc, i) and (i, i + 1) not in names]
         if not names:
             return doc
-        doc.user_data[_LISTED] = [(s, e) for s, e in names if e - s > 1]   # "New Orleans": "New" is an ADJ
+        _mark_listed(doc, names)
         located = {(s, e) for s, e in names if s > 0 and doc[s - 1].lower_ in PLACE_PREPOSITIONS}
         ents = [Span(doc, ent.start, ent.end, label="GPE")
                 if ent.label_ in ("PER", "ORG") and (ent.start, ent.end) in located else ent for ent in doc.ents]
@@ -577,3 +593,47 @@ def make_places(nlp: Language, name: str):
         return doc
 
     return places
+
+
+ORG_CONNECTORS = PLACE_CONNECTORS | {"for", "and", "on", "against", "-", "&"}   # "Commission on Human Rights"
+
+
+@Language.factory("beyondfind_organisations")
+def make_organisations(nlp: Language, name: str):
+    """Organisations the LitBank NER misses or calls persons in news ("the United Nations",
+    "the CIA", "The SEC" as PER), as ORG: a name of the shipped WordNet list
+    (:func:`beyondfind.nlp.name_evidence.listed_organisations`: several words, or an acronym)
+    standing as a name (:func:`_stands_as_name`) — every word capitalised but "of", "for"…, one
+    PROPN; an acronym in capitals beside no other word in capitals — where no entity lies; and a
+    person of exactly that name (after "the") relabelled ORG."""
+    from spacy.util import filter_spans
+
+    from .gazetteer import PhraseTable
+    from .name_evidence import listed_organisations
+
+    table = PhraseTable(nlp, (n.lower() for n in listed_organisations()))
+
+    def written(doc: Doc, start: int, end: int, tagged: bool) -> bool:
+        if not _stands_as_name(doc, start, end, tagged):
+            return False
+        if end - start == 1:
+            return doc[start].is_upper and _alone_in_capitals(doc, start)
+        words = doc[start:end]
+        return (all(t.lower_ in ORG_CONNECTORS or t.text[:1].isupper() for t in words)
+                and (not tagged or any(t.pos_ == "PROPN" for t in words)))
+
+    def organisations(doc: Doc) -> Doc:
+        tagged = doc.has_annotation("POS")
+        names = {(s, e) for s, e in table(doc) if written(doc, s, e, tagged)}
+        if not names:
+            return doc
+        _mark_listed(doc, sorted(names))
+        ents = [Span(doc, ent.start, ent.end, label="ORG") if ent.label_ == "PER" and (
+            (ent.start, ent.end) in names or (ent[0].lower_ == "the" and (ent.start + 1, ent.end) in names))
+            else ent for ent in doc.ents]
+        taken = {i for ent in ents for i in range(ent.start, ent.end)}
+        listed = [Span(doc, s, e, label="ORG") for s, e in sorted(names) if not taken.intersection(range(s, e))]
+        doc.ents = ents + filter_spans(listed)
+        return doc
+
+    return organisations

@@ -81,7 +81,7 @@ MIN_THE = 3
 _SENT_START = re.compile(r"(?:^|[.!?:;“\"‘_—-]\s*|\n\s*)$")
 
 
-@lru_cache(maxsize=2)
+@lru_cache(maxsize=4)
 def _shipped_words(name: str) -> frozenset[str]:
     """The word list ``name`` of ``data/{name}.json`` (built by ``beyondfind nlp gazetteer``)."""
     data = json.loads((Path(__file__).parent / "data" / f"{name}.json").read_text(encoding="utf-8"))
@@ -102,6 +102,16 @@ def known_place(key: str) -> bool:
     male, female = _first_names()
     words = key.split()
     return bool(words) and key in _gazetteer() and words[0] not in male and words[0] not in female
+
+
+def listed_organisations() -> list[str]:
+    """The shipped WordNet organisations (``nlp/data/organisations.json``) of several words or
+    acronyms in capitals ("United Nations", "CIA"), not starting with a first name; one-word
+    names ("Hezbollah", but also "Baptists", "Ming") are left to the NER."""
+    male, female = _first_names()
+    return sorted(n for n in _shipped_words("organisations")
+                  if (" " in n or n.replace(".", "").replace("-", "").isupper()) and n.split()[0].lower() not in male
+                  and n.split()[0].lower() not in female)
 
 
 def listed_places() -> list[str]:

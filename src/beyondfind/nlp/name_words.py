@@ -20,10 +20,13 @@ ADDRESS_WORDS = frozenset("""papa mamma mama mammy pa ma grandpapa grandmamma gr
 # ("Lor!", "By Jove!", "Mein Gott!", "Mon Dieu!": oaths, listed as persons in Oliver Twist and Dracula;
 # "His Majesty", "her Ladyship", "yes, Mum": styles of address, rows in War and Peace ×68, Vanity Fair
 # ×38, Great Expectations ×21, Alice ×12; "Lookee": Great Expectations' "look ye")
-NEVER_NAMES = MONTHS | WEEKDAYS | HOLIDAYS | NATIONALITIES | ADDRESS_WORDS
+# dialect spellings of a verb and a pronoun that open a sentence: Tom Sawyer's "Lemme see" (×5, a
+# person's row), "Gimme"
+CONTRACTIONS = frozenset("lemme gimme dunno gonna wanna gotta mebbe".split())
+NEVER_NAMES = MONTHS | WEEKDAYS | HOLIDAYS | NATIONALITIES | ADDRESS_WORDS | CONTRACTIONS
 # last words that make a name a place, building or institution ("Donwell Abbey", "Tellson's Bank")
 PLACE_HEADS = frozenset({
-    "abbey", "bank", "bridge", "castle", "chapel", "church", "city", "club", "college", "company",
+    "abbey", "bank", "bar", "bridge", "castle", "chapel", "church", "city", "club", "college", "company",
     "cottage", "court", "farm", "grange", "hall", "heights", "hill", "hotel", "house", "inn", "island",
     "lane", "lodge", "manor", "mill", "office", "park", "prison", "rectory", "river", "road", "school",
     "society", "square", "street", "tower", "town", "village",

@@ -9,6 +9,12 @@ senses and are left out). The list is shipped as ``nlp/data/places.json``
 excluded where it is used (:mod:`beyondfind.nlp.name_evidence`), since Florence and Georgia are
 people in novels.
 
+``nlp/data/organisations.json`` lists the capitalised lemmas with a sense in ``noun.group`` (14)
+and none in 15, 17 or 18, as WordNet writes them: institutions, agencies, parties, armed groups
+("United Nations", "CIA", "Securities and Exchange Commission", "Hezbollah"), which the
+fiction-trained NER misses or calls persons in news. A one-word name that is a function word
+("WHO") or, unless an acronym ("SEC"), a lower-case noun lemma ("Bench", "Eight") is left out.
+
 Beside it, ``nlp/data/beings.json`` lists the one-word nouns with a sense in ``noun.person`` or
 ``noun.animal`` (5): words that can name someone when a book writes them "the X" ("the Jew", "the
 President", "the Dormouse"). A capitalised word a book mostly writes after "the" and that is no such
@@ -22,18 +28,22 @@ import shutil
 from collections import defaultdict
 from pathlib import Path
 
+GROUP_FILE = 14                     # noun.group
 PLACE_FILES = frozenset({15, 17})   # noun.location, noun.object
 PERSON_FILE = 18                    # noun.person
 BEING_FILES = frozenset({PERSON_FILE, 5})   # noun.person, noun.animal
 SHIPPED = Path(__file__).resolve().parent.parent / "data" / "places.json"
 SHIPPED_BEINGS = SHIPPED.parent / "beings.json"
+SHIPPED_ORGANISATIONS = SHIPPED.parent / "organisations.json"
+STOPWORDS = SHIPPED.parent / "stopwords.json"
 WORDNET = Path("nltk_data") / "extra" / "corpora" / "wordnet"
 
 
-def lemma_files(data_noun: Path) -> dict[str, set[int]]:
-    """Each noun lemma of WordNet's ``data.noun`` → the lexicographer files of its senses."""
+def lemma_files(data_file: Path) -> dict[str, set[int]]:
+    """Each lemma of a WordNet data file (``data.noun``, ``data.verb``…) → the lexicographer files
+    of its senses."""
     out: dict[str, set[int]] = defaultdict(set)
-    with data_noun.open(encoding="utf-8") as f:
+    with data_file.open(encoding="utf-8") as f:
         for line in f:
             if line.startswith(" "):   # the licence header
                 continue
@@ -56,6 +66,25 @@ def place_names(files: dict[str, set[int]]) -> list[str]:
     return sorted(out)
 
 
+def organisation_names(files: dict[str, set[int]], function_words: frozenset[str] = frozenset()) -> list[str]:
+    """Organisation names as WordNet writes them (``United_Nations`` → ``United Nations``, ``CIA``):
+    capitalised lemmas of two letters or more with a group sense and no place or person sense,
+    letters, dots, hyphens and apostrophes only. A one-word name that is one of ``function_words``
+    (``WHO``, ``LET``: ``function_words`` holds the verbs and adverbs too, since novels set them in
+    capitals for emphasis) or, unless an acronym (``SEC``), a lower-case noun lemma (``Bench``) is
+    left out."""
+    nouns = {lemma for lemma in files if lemma[:1].islower()}
+    out = set()
+    for lemma, lexfiles in files.items():
+        words = lemma.split("_")
+        common = lemma.lower() in function_words or (lemma.lower() in nouns and not lemma.isupper())
+        if (lemma[:1].isupper() and GROUP_FILE in lexfiles and not lexfiles & (PLACE_FILES | {PERSON_FILE})
+                and len(lemma) > 1 and all(w.replace("'", "").replace("-", "").replace(".", "").isalpha() for w in words)
+                and not (len(words) == 1 and common)):
+            out.add(" ".join(words))
+    return sorted(out)
+
+
 def being_words(files: dict[str, set[int]]) -> list[str]:
     """Lower-cased one-word nouns, letters only, with a person or animal sense (``farmer``, ``jew``,
     ``dormouse``, ``god``)."""
@@ -64,14 +93,19 @@ def being_words(files: dict[str, set[int]]) -> list[str]:
 
 
 def build_gazetteer(data: Path, output: Path = SHIPPED) -> int:
-    """Write the gazetteer from ``data`` (the shared data folder) to ``output``, the being nouns
-    beside it (``beings.json``) with WordNet's licence; returns the number of place names."""
+    """Write the gazetteer from ``data`` (the shared data folder) to ``output``, the being nouns and
+    organisations beside it (``beings.json``, ``organisations.json``) with WordNet's licence;
+    returns the number of place names."""
     wordnet = data / WORDNET
     files = lemma_files(wordnet / "data.noun")
     names = place_names(files)
     _write_words(output.parent / SHIPPED_BEINGS.name, "beings", being_words(files),
                  "one-word noun lemmas with a noun.person or noun.animal sense")
     _write_words(output, "places", names, "noun.location and noun.object lemmas without a noun.person sense")
+    function_words = frozenset(json.loads(STOPWORDS.read_text(encoding="utf-8"))).union(
+        *(lemma_files(wordnet / f"data.{pos}") for pos in ("verb", "adv")))
+    _write_words(output.parent / SHIPPED_ORGANISATIONS.name, "organisations", organisation_names(files, function_words),
+                 "capitalised noun.group lemmas without a noun.location, noun.object or noun.person sense")
     shutil.copyfile(wordnet / "LICENSE", output.parent / "wordnet-LICENSE.txt")
     return len(names)
 
