@@ -477,6 +477,22 @@ def _mark_listed(doc: Doc, names) -> None:
     doc.user_data[_LISTED] = doc.user_data.get(_LISTED, []) + [(s, e) for s, e in names if e - s > 1]
 
 
+def _relabel_or_add(doc: Doc, names: list[tuple[int, int]], label: str, relabel) -> None:
+    """Give ``label`` to the entities ``relabel`` picks and add the gazetteer's ``names`` that
+    overlap no entity; ``doc.ents`` is set only when something changes (setting it costs more
+    than the rest of a gazetteer component)."""
+    from spacy.util import filter_spans
+
+    ents = list(doc.ents)
+    picked = [k for k, ent in enumerate(ents) if relabel(ent)]
+    for k in picked:
+        ents[k] = Span(doc, ents[k].start, ents[k].end, label=label)
+    taken = {i for ent in ents for i in range(ent.start, ent.end)}
+    listed = [Span(doc, s, e, label=label) for s, e in names if taken.isdisjoint(range(s, e))]
+    if picked or listed:
+        doc.ents = ents + filter_spans(listed)
+
+
 def _stands_as_name(doc: Doc, start: int, end: int, tagged: bool) -> bool:
     """A gazetteer's match ``doc[start:end]`` stands as a name of its own: capitalised, not after
     an honorific ("Mr. Chester"), not one word opening a sentence ("Reading is fun"), not part of a
@@ -554,6 +570,8 @@ def make_places(nlp: Language, name: str):
     from spacy.matcher import Matcher
     from spacy.util import filter_spans
 
+    from spacy.strings import get_string_id
+
     from .gazetteer import PhraseTable
     from .name_evidence import listed_places
 
@@ -561,6 +579,7 @@ def make_places(nlp: Language, name: str):
     matcher.add("PLACE", [[{"LOWER": {"IN": list(PLACE_PREPOSITIONS)}}, {"ORTH": {"IN": list(PLACE_PREFIXES)}},
                            {"ORTH": ".", "OP": "?"}, {"IS_TITLE": True, "OP": "+"}]], greedy="LONGEST")
     gazetteer = PhraseTable(nlp, (k for k in listed_places() if k not in COMPASS_WORDS))
+    abbreviations = frozenset(map(get_string_id, COUNTRY_ABBREVIATIONS))
 
     def proper(doc: Doc, start: int, end: int, tagged: bool) -> bool:
         words = doc[start:end]
@@ -578,18 +597,14 @@ def make_places(nlp: Language, name: str):
             doc.ents = filter_spans(keep + found)
         tagged = doc.has_annotation("POS")
         names = [(s, e) for s, e in gazetteer(doc) if proper(doc, s, e, tagged)]
-        if any(a in doc.text for a in COUNTRY_ABBREVIATIONS):   # a look at every token only then
+        if len(doc) and not abbreviations.isdisjoint(doc.to_array("ORTH").tolist()):   # a token walk only then
             names += [(i, i + 1) for i, t in enumerate(doc) if t.text in COUNTRY_ABBREVIATIONS
                       and _abbreviation(doc, i) and (i, i + 1) not in names]
         if not names:
             return doc
         _mark_listed(doc, names)
         located = {(s, e) for s, e in names if s > 0 and doc[s - 1].lower_ in PLACE_PREPOSITIONS}
-        ents = [Span(doc, ent.start, ent.end, label="GPE")
-                if ent.label_ in ("PER", "ORG") and (ent.start, ent.end) in located else ent for ent in doc.ents]
-        taken = {i for ent in ents for i in range(ent.start, ent.end)}
-        listed = [Span(doc, s, e, label="GPE") for s, e in names if not taken.intersection(range(s, e))]
-        doc.ents = ents + filter_spans(listed)
+        _relabel_or_add(doc, names, "GPE", lambda ent: ent.label_ in ("PER", "ORG") and (ent.start, ent.end) in located)
         return doc
 
     return places
@@ -628,12 +643,8 @@ def make_organisations(nlp: Language, name: str):
         if not names:
             return doc
         _mark_listed(doc, sorted(names))
-        ents = [Span(doc, ent.start, ent.end, label="ORG") if ent.label_ == "PER" and (
-            (ent.start, ent.end) in names or (ent[0].lower_ == "the" and (ent.start + 1, ent.end) in names))
-            else ent for ent in doc.ents]
-        taken = {i for ent in ents for i in range(ent.start, ent.end)}
-        listed = [Span(doc, s, e, label="ORG") for s, e in sorted(names) if not taken.intersection(range(s, e))]
-        doc.ents = ents + filter_spans(listed)
+        _relabel_or_add(doc, sorted(names), "ORG", lambda ent: ent.label_ == "PER" and (
+            (ent.start, ent.end) in names or (ent[0].lower_ == "the" and (ent.start + 1, ent.end) in names)))
         return doc
 
     return organisations
