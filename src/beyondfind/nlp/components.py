@@ -29,7 +29,7 @@ from .text import quote_mask
 # serialisation) and exposed through getter extensions.
 _NAMES, _ANTE, _NARRATOR, _NREF, _QUOTES = ("bf_names", "bf_antecedents", "bf_narrator", "bf_narrator_refs",
                                             "bf_quote_mask")
-_LISTED = "bf_listed_places"   # (start, end) of the gazetteer's places: the whole span is the name
+_LISTED = "bf_listed_names"   # (start, end) of the gazetteers' places and organisations: the whole span is the name
 
 
 def _doc_names(doc: Doc) -> list[Span]:
@@ -509,7 +509,8 @@ def _stands_as_name(doc: Doc, start: int, end: int, tagged: bool) -> bool:
 
 def _alone_in_capitals(doc: Doc, i: int) -> bool:
     """No word in capitals beside token ``i`` (not a heading: "HELP US", "ISLE OF MAN")."""
-    return not any(0 <= j < len(doc) and doc[j].is_alpha and doc[j].is_upper and len(doc[j]) > 1 for j in (i - 1, i + 1))
+    return not any(0 <= j < len(doc) and doc[j].is_alpha and doc[j].is_upper and len(doc[j]) > 1
+                   for j in (i - 1, i + 1))
 
 
 def _abbreviation(doc: Doc, i: int) -> bool:
@@ -621,8 +622,6 @@ def make_organisations(nlp: Language, name: str):
     standing as a name (:func:`_stands_as_name`) — every word capitalised but "of", "for"…, one
     PROPN; an acronym in capitals beside no other word in capitals — where no entity lies; and a
     person of exactly that name (after "the") relabelled ORG."""
-    from spacy.util import filter_spans
-
     from .gazetteer import PhraseTable
     from .name_evidence import listed_organisations
 

@@ -78,9 +78,9 @@ def organisation_names(files: dict[str, set[int]], function_words: frozenset[str
     for lemma, lexfiles in files.items():
         words = lemma.split("_")
         common = lemma.lower() in function_words or (lemma.lower() in nouns and not lemma.isupper())
+        letters = all(w.replace("'", "").replace("-", "").replace(".", "").isalpha() for w in words)
         if (lemma[:1].isupper() and GROUP_FILE in lexfiles and not lexfiles & (PLACE_FILES | {PERSON_FILE})
-                and len(lemma) > 1 and all(w.replace("'", "").replace("-", "").replace(".", "").isalpha() for w in words)
-                and not (len(words) == 1 and common)):
+                and len(lemma) > 1 and letters and not (len(words) == 1 and common)):
             out.add(" ".join(words))
     return sorted(out)
 
