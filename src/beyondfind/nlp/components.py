@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
+from spacy.util import filter_spans
 
 from . import anaphora
 from .name_words import NEVER_NAMES, PLACE_HEADS
@@ -481,8 +482,6 @@ def _relabel_or_add(doc: Doc, names: list[tuple[int, int]], label: str, relabel)
     """Give ``label`` to the entities ``relabel`` picks and add the gazetteer's ``names`` that
     overlap no entity; ``doc.ents`` is set only when something changes (setting it costs more
     than the rest of a gazetteer component)."""
-    from spacy.util import filter_spans
-
     ents = list(doc.ents)
     picked = [k for k, ent in enumerate(ents) if relabel(ent)]
     for k in picked:
@@ -569,7 +568,6 @@ def make_places(nlp: Language, name: str):
       a person or an organisation of exactly those words: relabelled GPE. Without the preposition a
       place's name can be a person's surname ("Jane Eyre", "Eyre" — Lake Eyre is in WordNet)."""
     from spacy.matcher import Matcher
-    from spacy.util import filter_spans
 
     from spacy.strings import get_string_id
 
@@ -638,12 +636,13 @@ def make_organisations(nlp: Language, name: str):
 
     def organisations(doc: Doc) -> Doc:
         tagged = doc.has_annotation("POS")
-        names = {(s, e) for s, e in table(doc) if written(doc, s, e, tagged)}
+        names = sorted({(s, e) for s, e in table(doc) if written(doc, s, e, tagged)})
         if not names:
             return doc
-        _mark_listed(doc, sorted(names))
-        _relabel_or_add(doc, sorted(names), "ORG", lambda ent: ent.label_ == "PER" and (
-            (ent.start, ent.end) in names or (ent[0].lower_ == "the" and (ent.start + 1, ent.end) in names)))
+        _mark_listed(doc, names)
+        found = set(names)
+        _relabel_or_add(doc, names, "ORG", lambda ent: ent.label_ == "PER" and (
+            (ent.start, ent.end) in found or (ent[0].lower_ == "the" and (ent.start + 1, ent.end) in found)))
         return doc
 
     return organisations

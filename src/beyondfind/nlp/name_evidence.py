@@ -96,22 +96,25 @@ def _beings() -> frozenset[str]:
     return _shipped_words("beings")
 
 
+def _starts_with_first_name(name: str) -> bool:
+    """The name's first word, lower-cased, is on the first-name lists."""
+    male, female = _first_names()
+    first = name.split()[0].lower()
+    return first in male or first in female
+
+
 def known_place(key: str) -> bool:
     """A place name of the shipped gazetteer (WordNet locations and geographic objects without a
     person sense) whose first word is not a first name."""
-    male, female = _first_names()
-    words = key.split()
-    return bool(words) and key in _gazetteer() and words[0] not in male and words[0] not in female
+    return bool(key.split()) and key in _gazetteer() and not _starts_with_first_name(key)
 
 
 def listed_organisations() -> list[str]:
     """The shipped WordNet organisations (``nlp/data/organisations.json``) of several words or
     acronyms in capitals ("United Nations", "CIA"), not starting with a first name; one-word
     names ("Hezbollah", but also "Baptists", "Ming") are left to the NER."""
-    male, female = _first_names()
     return sorted(n for n in _shipped_words("organisations")
-                  if (" " in n or n.replace(".", "").replace("-", "").isupper()) and n.split()[0].lower() not in male
-                  and n.split()[0].lower() not in female)
+                  if (" " in n or n.replace(".", "").replace("-", "").isupper()) and not _starts_with_first_name(n))
 
 
 def listed_places() -> list[str]:
