@@ -42,6 +42,29 @@ def test_shipped_model_ranks_and_explains(huck):
     assert raw == sorted(raw, reverse=True) and ranking[0].score > 2 * ranking[-1].score
 
 
+def test_query_marks_from_arrays_equal_the_evidence_read_tuple_by_tuple(huck):
+    """The narrator's pronouns reach LDM's features as the book's arrays, not tuple by tuple: the
+    mark rows must be the evidence's names and pronouns (text order per passage), candidates in
+    book order, and the ranking without explanations must be sort_scored's."""
+    from beyondfind.features.descriptiveness import MARKERS, SELF, SELF_PRONOUN, _QueryMarks, candidate_passages
+    from beyondfind.retrieval.lrm import LRMSettings, evidences, query_label
+    from beyondfind.retrieval.ranking import Scored, sort_scored
+
+    for name in ("Huck", "Jim", "Mary Jane"):   # the narrator, a character, one never an antecedent of "I"
+        query = parse_name(name)
+        passages = sorted(candidate_passages(huck, query, name))
+        evs = evidences(huck, passages, query, query_label(huck, query), LRMSettings())
+        marks = _QueryMarks.of(huck, np.array(passages), evs)
+        names = [(a, b, MARKERS[SELF], k) for k, ev in enumerate(evs) for a, b, _t, _e in ev.matched]
+        pronouns = [(a, b, MARKERS[SELF_PRONOUN], k) for k, ev in enumerate(evs) for a, b, _t in ev.pronouns]
+        assert [tuple(r) for r in marks.rows.tolist()] == names + pronouns and marks.n_names == len(names)
+        assert (name == "Huck") == any(ev.narrated for ev in evs) and len(pronouns) > 10
+        ranking = ldm.rank_ldm(huck, query, name)
+        explained = ldm.rank_ldm(huck, query, name, explain=True)
+        assert [(s.passage, s.score) for s in ranking] == [(s.passage, s.score) for s in explained]
+        assert ranking == sort_scored([Scored(s.passage, s.score) for s in ranking[::-1]])
+
+
 def test_numpy_trees_predict_exactly_what_lightgbm_predicts(huck):
     """Queries score with the numpy evaluator (no LightGBM import); it must equal LightGBM's own."""
     model = ldm.load_model()

@@ -121,6 +121,18 @@ def test_bm25_b0_from_term_counts_equals_bm25_over_the_whole_book(huck):
         assert full and all(abs(full.get(i, 0.0) - fast[i]) < 1e-9 for i in fast), query
 
 
+def test_occurs_stops_at_the_first_occurrence_find_would_return(huck):
+    """`entity_occurs` asks :func:`baselines.occurs` instead of scanning the book with Find: the same
+    answer, also for a string that only occurs across a passage boundary."""
+    from beyondfind.retrieval import baselines
+
+    first, second = huck.passages[0], huck.passages[1]
+    across = huck.document.text[first.end - 6:second.start + 6]
+    for query in ("Mary Jane", "Huck", "Colonel Sherburn", "Zanzibar Q", "", across, second.text[:12]):
+        assert baselines.occurs(huck, query) == bool(baselines.find(huck, query)), query
+    assert not baselines.occurs(huck, across) and baselines.occurs(huck, "Mary Jane")
+
+
 def test_term_counts_equal_the_tokenizer_counts(huck):
     """The literal scan behind term_counts counts exactly what tokenizing each passage counts, on a
     real book (underscored italics, apostrophes, case) and on a text whose lower-casing changes its

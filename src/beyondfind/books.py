@@ -71,7 +71,7 @@ def entity_occurs(book: IndexedBook, entity: str | EntityQuery) -> bool:
     or a mention LRM matches to it. Decided once, the same for every method, so no method answers
     for a name another method calls absent."""
     q = as_query(entity)
-    return bool(baselines.find(book, q.text) or baselines.entity_find(book, q.text)
+    return bool(baselines.occurs(book, q.text) or baselines.entity_find(book, q.text)
                 or lrm.rank(book, q.name, LRMSettings()))
 
 

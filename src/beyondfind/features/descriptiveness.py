@@ -19,11 +19,11 @@ from ..nlp.names import Name
 from ..nlp.syntax import MODIFIER, POSSESSION, PREDICATE
 from ..retrieval import baselines
 from ..retrieval.lrm import (LRMSettings, PassageEvidence, candidate_passages_lrm, evidence, evidences, length_reward,
-                             query_label, saturate)
+                             query_label, saturate_all)
 from ..retrieval.terms import tokenize
 from .keywords import keywords
 from .text_signal import (MARKERS, SELF, SELF_PRONOUN, GramArena, TextModel, Unmarked, gram_arena, merge_arenas,
-                          passage_grams, score_parts, unmarked)
+                          index_ranges, passage_grams, score_parts, unmarked)
 from .text_signal import shipped as shipped_text_model
 
 FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
@@ -166,11 +166,17 @@ def _keyword_count(book: IndexedBook, i: int) -> int:
     return book.cache[key]
 
 
-def _description_kinds(book: IndexedBook) -> dict[int, int]:
-    """Start offset of a described mention or pronoun → its description flags."""
+def _description_kinds(book: IndexedBook, starts: np.ndarray) -> np.ndarray:
+    """The description flags of the mentions or pronouns starting at ``starts`` (0: none)."""
     if "description_kinds" not in book.cache:
-        book.cache["description_kinds"] = {d.start: d.kinds for d in book.annotations.descriptions}
-    return book.cache["description_kinds"]
+        by_start = {d.start: d.kinds for d in book.annotations.descriptions}   # the last one of an offset
+        keys = np.array(sorted(by_start), dtype=np.int64)
+        book.cache["description_kinds"] = (keys, np.array([by_start[k] for k in keys.tolist()], dtype=np.int64))
+    keys, kinds = book.cache["description_kinds"]
+    if not len(keys):
+        return np.zeros(len(starts), dtype=np.int64)
+    at = np.minimum(np.searchsorted(keys, starts), len(keys) - 1)
+    return np.where(keys[at] == starts, kinds[at], 0)
 
 
 def _bin10(k: int, n: int) -> int:
@@ -226,10 +232,20 @@ class _QueryMarks:
     certainty: np.ndarray          # E(e_i, e) of each name mention
 
     @classmethod
-    def of(cls, evs: list[PassageEvidence]) -> "_QueryMarks":
+    def of(cls, book: IndexedBook, passages: np.ndarray, evs: list[PassageEvidence]) -> "_QueryMarks":
+        """The marks of ``evs``, the evidence of ``passages``. A narrator's pronouns are taken from
+        the book's arrays (:attr:`IndexedBook.narrator_pronoun_arrays`), not tuple by tuple."""
         names = [v for k, ev in enumerate(evs) for a, b, _t, _e in ev.matched for v in (a, b, MARKERS[SELF], k)]
-        pronouns = [v for k, ev in enumerate(evs) for a, b, _t in ev.pronouns for v in (a, b, MARKERS[SELF_PRONOUN], k)]
-        rows = np.array(names + pronouns, dtype=np.int64).reshape(-1, 4)
+        resolved = np.array([(a, b, k) for k, ev in enumerate(evs) for a, b, _t in ev.resolved],
+                            dtype=np.int64).reshape(-1, 3)
+        narrated = np.flatnonzero([bool(ev.narrated) for ev in evs])
+        bounds, starts, ends = book.narrator_pronoun_arrays
+        first, count = bounds[passages[narrated]], np.diff(bounds)[passages[narrated]]
+        at = index_ranges(first, count)
+        pronouns = np.concatenate([resolved, np.column_stack([starts[at], ends[at], np.repeat(narrated, count)])])
+        pronouns = pronouns[np.lexsort((pronouns[:, 1], pronouns[:, 0], pronouns[:, 2]))]   # text order per passage
+        rows = np.concatenate([np.array(names, dtype=np.int64).reshape(-1, 4),
+                               np.insert(pronouns, 2, MARKERS[SELF_PRONOUN], axis=1)])
         return cls(rows, len(names) // 4, np.array([e for ev in evs for _a, _b, _t, e in ev.matched]))
 
 
@@ -262,7 +278,8 @@ def extract_features(book: IndexedBook, query: Name, entity_text: str,
     exact_counts = baselines.exact_counts(book, entity_text)
     passages = _candidates_with(book, query, exact_counts)
     evs = evidences(book, passages, query, label, settings)
-    q = _Candidates(np.array(passages, dtype=np.int64), evs, _QueryMarks.of(evs))
+    candidates = np.array(passages, dtype=np.int64)
+    q = _Candidates(candidates, evs, _QueryMarks.of(book, candidates, evs))
     static = _passage_columns(book, stats, passages, settings)
     mentioned, first_offset = q.first_mention()
     columns = {
@@ -299,7 +316,15 @@ class _Candidates:
         return len(self.passages)
 
     def per_candidate(self, attribute: str) -> np.ndarray:
-        return np.array([getattr(ev, attribute) for ev in self.evs], dtype=np.float64)
+        """One of the evidence's counts (``ef``, ``names``, ``cr``, ``subjects``) per candidate
+        (read-only: the columns share it)."""
+        return self._counts[attribute]
+
+    @cached_property
+    def _counts(self) -> dict[str, np.ndarray]:
+        table = np.array([(ev.ef, ev.names, ev.cr, ev.subjects) for ev in self.evs], dtype=np.float64).reshape(-1, 4)
+        table.flags.writeable = False
+        return {name: table[:, j] for j, name in enumerate(("ef", "names", "cr", "subjects"))}
 
     @cached_property
     def sentences(self) -> tuple[np.ndarray, np.ndarray]:
@@ -318,7 +343,7 @@ class _Candidates:
 def _lrm_columns(q: _Candidates, static: np.ndarray, settings: LRMSettings) -> dict[str, np.ndarray]:
     ef = q.per_candidate("ef")
     g = static[:, PASSAGE_FEATURES.index("lrm.g")]
-    return {"lrm.score": g * np.array([saturate(x, settings.k1) for x in ef.tolist()]), "lrm.ef": ef,
+    return {"lrm.score": g * saturate_all(ef, settings.k1), "lrm.ef": ef,
             "lrm.cr": q.per_candidate("cr"), "lrm.names": q.per_candidate("names")}
 
 
@@ -397,8 +422,7 @@ def _focus_columns(q: _Candidates, stats: _BookStats, static: np.ndarray) -> dic
 
 def _describe_columns(book: IndexedBook, q: _Candidates) -> dict[str, np.ndarray]:
     """Whether the parse attaches a description to one of the entity's mentions or pronouns."""
-    described_at = _description_kinds(book)
-    kinds = np.array([described_at.get(a, 0) for a in q.marks.rows[:, 0].tolist()], dtype=np.int64)
+    kinds = _description_kinds(book, q.marks.rows[:, 0])
     rows = q.marks.rows[:, 3]
     return {name: _any_per_row(rows, kinds & flag > 0, q.n)
             for name, flag in (("describe.predicate", PREDICATE), ("describe.modifier", MODIFIER),

@@ -235,7 +235,7 @@ def gram_arena(grams: dict[int, PassageGrams]) -> GramArena:
                   cat([g.columns for g in gs]), cat([g.counts for g in gs]), cat([g.word_ids for g in gs]))
 
 
-def _ranges(begin: np.ndarray, length: np.ndarray) -> np.ndarray:
+def index_ranges(begin: np.ndarray, length: np.ndarray) -> np.ndarray:
     """The indices of the ranges ``[begin, begin + length)`` laid end to end."""
     ends = np.cumsum(length)
     return np.repeat(begin - (ends - length), length) + np.arange(int(ends[-1]) if len(ends) else 0)
@@ -249,8 +249,8 @@ def merge_arenas(a: GramArena, b: GramArena) -> GramArena:
     order = np.argsort(ids, kind="stable")
     tok_len = np.concatenate([np.diff(a.token_base), np.diff(b.token_base)])[order]
     key_len = np.concatenate([np.diff(a.key_base), np.diff(b.key_base)])[order]
-    t = _ranges(np.concatenate([a.token_base[:-1], b.token_base[:-1] + len(a.starts)])[order], tok_len)
-    k = _ranges(np.concatenate([a.key_base[:-1], b.key_base[:-1] + len(a.keys)])[order], key_len)
+    t = index_ranges(np.concatenate([a.token_base[:-1], b.token_base[:-1] + len(a.starts)])[order], tok_len)
+    k = index_ranges(np.concatenate([a.key_base[:-1], b.key_base[:-1] + len(a.keys)])[order], key_len)
 
     def both(name: str, at: np.ndarray) -> np.ndarray:
         return np.concatenate([getattr(a, name), getattr(b, name)])[at]
@@ -321,8 +321,8 @@ def score_parts(model: TextModel, arena: GramArena, ids: Sequence[int], marks: n
         keep = (lo < hi) & (lo >= reach)
         lo, hi, marker, p_of = lo[keep], hi[keep], m[keep, 2], p_of[keep]
         if len(lo):
-            marked = _ranges(lo, hi - lo)            # the runs do not overlap: tokens in text order
-            touching = _ranges(lo - 1, hi - lo + 1)   # bigram i joins tokens i and i + 1
+            marked = index_ranges(lo, hi - lo)            # the runs do not overlap: tokens in text order
+            touching = index_ranges(lo - 1, hi - lo + 1)   # bigram i joins tokens i and i + 1
             touching = touching[(touching >= 0) & np.concatenate([[True], touching[1:] != touching[:-1]])]
             touching = touching[bi[touching] >= 0]
             gone_p = np.concatenate([arena.token_owner[marked], arena.token_owner[touching]])
@@ -356,13 +356,13 @@ def score_parts(model: TextModel, arena: GramArena, ids: Sequence[int], marks: n
             sumsq += np.bincount(kp, weights=new * new - old * old, minlength=len(dot))
             if model.uses_vectors:
                 window_lo = np.maximum(lo - NEAR, first_tok)
-                window = _ranges(window_lo, np.minimum(hi + NEAR, end_tok) - window_lo)
-                # each token once, the runs themselves left out (np.setdiff1d would do it, but its
-                # np.unique imports numpy.ma: 20 ms of a cold query)
-                window = np.sort(window)
-                window = window[np.concatenate([[True], window[1:] != window[:-1]])]
-                near = window[marked[np.minimum(np.searchsorted(marked, window), len(marked) - 1)] != window]
-                near = near[base.has_vector[near]]
+                window = index_ranges(window_lo, np.minimum(hi + NEAR, end_tok) - window_lo)
+                # each token once, in order, the runs themselves left out (a mask over the arena's
+                # tokens: cheaper than sorting the windows)
+                in_window = np.zeros(len(arena.starts), dtype=bool)
+                in_window[window] = True
+                in_window[marked] = False
+                near = np.flatnonzero(in_window & base.has_vector)
                 owner = arena.token_owner[near]
                 near_total = np.bincount(owner, weights=base.near[near], minlength=len(dot))
                 near_words = np.bincount(owner, minlength=len(dot)).astype(float)

@@ -148,6 +148,15 @@ class IndexedBook:
         return [(tuple(r), frozenset(s)) for r, s in zip(rows, sentences)]
 
     @cached_property
+    def narrator_pronoun_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:attr:`narrator_pronouns` as arrays: (bounds, starts, ends), passage i's rows being
+        ``bounds[i]:bounds[i + 1]`` (for features computed over many passages at once)."""
+        rows = [r for passage_rows, _sentences in self.narrator_pronouns for r in passage_rows]
+        bounds = np.cumsum([0] + [len(r) for r, _sentences in self.narrator_pronouns], dtype=np.int64)
+        return (bounds, np.array([a for a, _b, _t in rows], dtype=np.int64),
+                np.array([b for _a, b, _t in rows], dtype=np.int64))
+
+    @cached_property
     def narrator_passages(self) -> frozenset[int]:
         """Passages with a narrator pronoun ("I", "me") that no name antecedent explains."""
         return frozenset(i for i, (rows, _sentences) in enumerate(self.narrator_pronouns) if rows)

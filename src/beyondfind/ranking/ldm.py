@@ -234,14 +234,15 @@ def rank_ldm(book: IndexedBook, query: Name, entity_text: str | None = None, set
         return []
     raw = model.predict(fm)
     scores, rankings = ranking_scores(model, fm, raw)
-    contrib = model.contributions(fm) if explain else None
+    if not explain:   # sort_scored's order (score descending, ties in book order) without a Python sort
+        order = np.lexsort((np.asarray(fm.passages), -scores))
+        return [Scored(fm.passages[k], s) for k, s in zip(order.tolist(), scores[order].tolist())]
+    contrib = model.contributions(fm)
     out = []
     for k, i in enumerate(fm.passages):
-        info = None
-        if explain:
-            info = {**explanation(model, fm, contrib[k], k), "ldm_raw": round(float(raw[k]), 4)}
-            if rankings is not None:
-                info["fused_ranks"] = {m: (int(r[k]) if np.isfinite(r[k]) else None) for m, r in rankings.items()}
+        info = {**explanation(model, fm, contrib[k], k), "ldm_raw": round(float(raw[k]), 4)}
+        if rankings is not None:
+            info["fused_ranks"] = {m: (int(r[k]) if np.isfinite(r[k]) else None) for m, r in rankings.items()}
         out.append(Scored(i, float(scores[k]), info))
     return sort_scored(out)
 

@@ -30,6 +30,18 @@ def exact_counts(book: IndexedBook, query: str) -> np.ndarray:
     return np.bincount(where[inside], minlength=len(starts))
 
 
+def occurs(book: IndexedBook, query: str) -> bool:
+    """Whether :func:`find` finds anything, scanning only up to the first occurrence inside a passage."""
+    if not query:
+        return False
+    starts, ends = book.passage_bounds
+    for m in re.finditer(re.escape(query), book.document.text):
+        where = int(np.searchsorted(starts, m.start(), side="right")) - 1
+        if where >= 0 and m.end() <= ends[where]:
+            return True
+    return False
+
+
 def entity_find(book: IndexedBook, query: str) -> list[Scored]:
     """Entity Find: passages with an NER name mention agreeing with the query, in book order."""
     q = parse_name(query)

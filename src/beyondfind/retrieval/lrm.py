@@ -13,6 +13,8 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..index.book import IndexedBook, NameMention
 from ..nlp.name_words import PLACE_FIRST_WORDS, PLACE_HEADS
 from ..nlp.names import Name
@@ -42,6 +44,11 @@ def length_reward(n_words: int, pivot: int, max_words: int) -> float:
 def saturate(ef: float, k1: float) -> float:
     """BM25's term-frequency saturation with b = 0: (k1 + 1) · EF / (k1 + EF)."""
     return (k1 + 1.0) * ef / (k1 + ef) if ef > 0 else 0.0
+
+
+def saturate_all(ef: np.ndarray, k1: float) -> np.ndarray:
+    """:func:`saturate` of each of ``ef`` (≥ 0)."""
+    return np.where(ef > 0, (k1 + 1.0) * ef / (k1 + ef), 0.0)
 
 
 def global_coref(query: Name, part: Name, counts: dict[str, int], full_names: dict[str, list[str]]) -> float:
@@ -156,9 +163,19 @@ class PassageEvidence:
     names: float = 0.0       # Σ E(e_i, e) over name mentions
     cr: int = 0              # anaphoric mentions resolved to a matching name
     matched: list[tuple[int, int, str, float]] = field(default_factory=list)   # (start, end, text, E)
-    pronouns: list[tuple[int, int, str]] = field(default_factory=list)
+    resolved: list[tuple[int, int, str]] = field(default_factory=list)   # pronouns with a matching antecedent
+    narrated: tuple[tuple[int, int, str], ...] = ()   # the narrator's pronouns, when the query is the narrator
     sentences: set[int] = field(default_factory=set)   # sentences holding a matched mention or pronoun
     subjects: int = 0        # matched name mentions in subject position
+
+    @property
+    def pronouns(self) -> list[tuple[int, int, str]]:
+        """Every pronoun that counts for the query, (start, end, text), in text order. The narrator's
+        are kept apart (:attr:`narrated`, shared with the book's index) until asked for: they are
+        most of a first-person book's and LDM reads them as arrays."""
+        if self.resolved and self.narrated:
+            return sorted(self.resolved + list(self.narrated))
+        return self.resolved or list(self.narrated)
 
 
 def evidence(book: IndexedBook, passage: int, query: Name, query_label: str, settings: LRMSettings,
@@ -180,20 +197,27 @@ def evidences(book: IndexedBook, passages: list[int], query: Name, query_label: 
     words = book.match_words(query)
     person = query_label == "PER"
     narrator = book.narrator_match(query) if person else 0.0
+    # Where no name and no pronoun's antecedent shares a word with the query (most of a narrator's
+    # candidates), only the narrator's pronouns can count.
+    index = book.passages_by_word
+    with_names = frozenset().union(*(index[w][0] for w in words if w in index))
+    with_antecedents = frozenset().union(*(index[w][1] for w in words if w in index))
     out = []
     for passage in passages:
         ev = PassageEvidence()
-        for nm in book.names_by_passage[passage]:
-            if words.isdisjoint(nm.name.words):
-                continue
-            e = _match_cached(book, nm, query, query_label, settings, cache, words)
-            if e > 0:
-                ev.names += e
-                ev.matched.append((nm.mention.start, nm.mention.end, nm.mention.text, round(e, 4)))
-                ev.sentences.add(nm.mention.sentence)
-                ev.subjects += nm.mention.is_subject
+        if passage in with_names:
+            for nm in book.names_by_passage[passage]:
+                if words.isdisjoint(nm.name.words):
+                    continue
+                e = _match_cached(book, nm, query, query_label, settings, cache, words)
+                if e > 0:
+                    ev.names += e
+                    ev.matched.append((nm.mention.start, nm.mention.end, nm.mention.text, round(e, 4)))
+                    ev.sentences.add(nm.mention.sentence)
+                    ev.subjects += nm.mention.is_subject
         if person:
-            _pronoun_evidence(book, passage, query, query_label, settings, cache, words, narrator, ev)
+            _pronoun_evidence(book, passage, query, query_label, settings, cache, words, narrator, ev,
+                              passage in with_antecedents)
         else:
             _unrecognised_place_mentions(book, passage, query, ev)
         ev.ef += ev.names
@@ -202,25 +226,25 @@ def evidences(book: IndexedBook, passages: list[int], query: Name, query_label: 
 
 
 def _pronoun_evidence(book: IndexedBook, passage: int, query: Name, query_label: str, settings: LRMSettings,
-                      cache: dict[int, float], words: frozenset[str], narrator: float, ev: PassageEvidence) -> None:
+                      cache: dict[int, float], words: frozenset[str], narrator: float, ev: PassageEvidence,
+                      antecedents: bool = True) -> None:
     """Add the passage's pronouns resolved to the query to ``ev``: a pronoun counts E(antecedent,
     query), a narrator "I" E(narrator, query). The narrator's pronouns of a passage are taken
-    together (:attr:`IndexedBook.narrator_pronouns`): they are most of a first-person book's."""
-    by_ante, (narrated, narrated_sentences) = book.pronouns_with_antecedent[passage], book.narrator_pronouns[passage]
+    together (:attr:`IndexedBook.narrator_pronouns`): they are most of a first-person book's.
+    ``antecedents``: whether an antecedent in the passage may share a word with the query."""
+    by_ante = book.pronouns_with_antecedent[passage] if antecedents else ()
+    narrated, narrated_sentences = book.narrator_pronouns[passage]
     for p, ante in by_ante:
         if words.isdisjoint(ante.name.words):
             continue
         e = _match_cached(book, ante, query, query_label, settings, cache, words)
         if e > 0:
             ev.cr += 1
-            ev.pronouns.append((p.start, p.end, p.text))
+            ev.resolved.append((p.start, p.end, p.text))
             ev.sentences.add(p.sentence)
             ev.ef += settings.r * e
     if narrated and narrator > 0:
-        if ev.pronouns:
-            ev.pronouns = sorted(ev.pronouns + list(narrated))
-        else:
-            ev.pronouns = list(narrated)
+        ev.narrated = narrated
         ev.cr += len(narrated)
         ev.sentences.update(narrated_sentences)
         ev.ef += settings.r * narrator * len(narrated)
