@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 from spacy.util import filter_spans
@@ -22,7 +23,7 @@ from .names import (FAMILY_HONORIFICS, FIRST_PERSON_PRONOUNS, GROUP_HONORIFICS, 
                     SAINT_WORDS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, _first_names, name_gender, parse_name,
                     pronoun_gender)
 from .syntax import is_subject
-from .text import quote_mask
+from .text import CLOSE_QUOTES, OPEN_QUOTES, quote_mask
 
 
 
@@ -259,11 +260,12 @@ def _letterless_are_no_names(doc: Doc) -> None:
         doc.ents = kept
 
 
-def _hyphenated_names_stay_whole(doc: Doc) -> None:
+def _hyphenated_names_stay_whole(doc: Doc, orth: frozenset[int], hyphens: frozenset[int]) -> None:
     """An entity that ends (or starts) at a hyphen inside a name takes the name's other half:
     the NER tagged "M. de Château" in "M. de Château-Renaud" (see :func:`_joins_name_words`); an
-    entity it runs into is absorbed."""
-    if not any(h in doc.text for h in _HYPHENS):   # a string search, not a walk over the tokens
+    entity it runs into is absorbed. ``orth``: the doc's token strings (hashes); ``hyphens``:
+    :data:`_HYPHENS`' (only a doc with a hyphen token is walked)."""
+    if orth.isdisjoint(hyphens):
         return
     ents, n = list(doc.ents), len(doc)
     out: list[Span] = []
@@ -321,14 +323,17 @@ _QUOTE_MARKS = frozenset({"'", "‘", "\"", "“"})
 _NOT_VOCATIVE_POS = frozenset({"INTJ", "VERB", "AUX", "PRON", "DET", "ADP", "CCONJ", "SCONJ", "PART"})   # "Say, …"
 
 
-def _vocatives_are_names(doc: Doc, first_names: frozenset[str]) -> set[int]:
+def _vocatives_are_names(doc: Doc, first_names: frozenset[str], lower: list[int],
+                         first_name_ids: frozenset[int]) -> set[int]:
     """A known first name said to someone, alone between punctuation ("Don't cant, Nelly," and
     "'Nelly, make me decent'"), is a person whatever the tagger says: it reads Wuthering Heights'
     "Nelly" as an adverb (the -ly suffix), so the NER missed 85 of her 86 mentions. Returns the
-    tokens made names (their own name core)."""
+    tokens made names (their own name core). ``lower``: the tokens' lower-case strings (hashes);
+    only those in ``first_name_ids`` are looked at."""
     taken = {t.i for e in doc.ents for t in e}
     added = []
-    for tok in doc:
+    for i in [i for i, h in enumerate(lower) if h in first_name_ids]:
+        tok = doc[i]
         if tok.i in taken or not _known_first_name(tok, first_names) or tok.pos_ in _NOT_VOCATIVE_POS:
             continue
         before = doc[tok.i - 1].text if tok.i else ""
@@ -362,13 +367,20 @@ def _titled_person(core: Span) -> bool:
 def make_names(nlp: Language, name: str):
     male, female = _first_names()
     first_names = male | female
+    # token strings as the vocabulary's hashes: a doc's tokens are read as two integer arrays, and
+    # Token objects are made only where a hyphen, a first name or a quote mark is
+    strings = nlp.vocab.strings
+    hyphens = frozenset(strings.add(h) for h in _HYPHENS)
+    first_name_ids = frozenset(strings.add(n) for n in first_names)
+    quote_marks = {strings.add(q): q for q in (*OPEN_QUOTES, *CLOSE_QUOTES, '"')}
 
     def names(doc: Doc) -> Doc:
+        orth, lower = doc.to_array(["ORTH", "LOWER"]).T.tolist() if len(doc) else ([], [])
         _letterless_are_no_names(doc)
         _honorifics_take_their_names(doc)
-        _hyphenated_names_stay_whole(doc)
+        _hyphenated_names_stay_whole(doc, frozenset(orth), hyphens)
         _first_names_take_their_surnames(doc, first_names)
-        vocatives = _vocatives_are_names(doc, first_names)
+        vocatives = _vocatives_are_names(doc, first_names, lower, first_name_ids)
         listed = set(doc.user_data.get(_LISTED, ()))
         found, ents, relabelled = [], list(doc.ents), False
         for k, ent in enumerate(ents):
@@ -385,26 +397,31 @@ def make_names(nlp: Language, name: str):
         if relabelled:
             doc.ents = ents
         doc.user_data[_NAMES] = found
-        doc.user_data[_QUOTES] = quote_mask([t.text for t in doc])
+        doc.user_data[_QUOTES] = quote_mask([quote_marks.get(h, "") for h in orth])
         return doc
 
     return names
 
 
 def _sentence_index(doc: Doc) -> list[int]:
-    if not doc.has_annotation("SENT_START"):
+    """Each token's sentence number (0 for all without sentence boundaries)."""
+    if not len(doc) or not doc.has_annotation("SENT_START"):
         return [0] * len(doc)
-    idx, out = -1, []
-    for tok in doc:
-        if tok.is_sent_start or idx < 0:
-            idx += 1
-        out.append(idx)
-    return out
+    starts = doc.to_array("SENT_START") == 1
+    starts[0] = True
+    return (np.cumsum(starts) - 1).tolist()
+
+
+def _tokens_among(doc: Doc, attribute: str, ids: frozenset[int]) -> list[int]:
+    """Indices of the tokens whose ``attribute`` (``"LOWER"``, ``"ORTH"``) is one of the string
+    hashes ``ids``: a doc read as an integer array, without a Token object per word."""
+    return [i for i, h in enumerate(doc.to_array(attribute).tolist()) if h in ids] if len(doc) else []
 
 
 @Language.factory("beyondfind_anaphora", default_config={"window": 3})
 def make_anaphora(nlp: Language, name: str, window: int):
     settings = anaphora.AnaphoraSettings(window=window)
+    pronoun_ids = frozenset(nlp.vocab.strings.add(p) for p in THIRD_PERSON_PRONOUNS)
 
     def resolve(doc: Doc) -> Doc:
         names_ = [s for s in (doc._.names or []) if s.label_ == "PER"]
@@ -412,7 +429,7 @@ def make_anaphora(nlp: Language, name: str, window: int):
         qmask = doc._.quote_mask or quote_mask([t.text for t in doc])
         name_items = [anaphora.NameItem(s.start, sent[s.start], name_gender(s._.name), is_subject(s), qmask[s.start])
                       for s in names_]
-        prons = [t for t in doc if t.lower_ in THIRD_PERSON_PRONOUNS]
+        prons = [doc[i] for i in _tokens_among(doc, "LOWER", pronoun_ids)]
         pron_items = [anaphora.PronounItem(t.i, sent[t.i], pronoun_gender(t.text), t.text, qmask[t.i]) for t in prons]
         links = {}
         keys = [anaphora.gender_key(item.gender, s._.name.words, s._.name.honorific) for item, s in zip(name_items, names_)]
@@ -439,14 +456,17 @@ def narrator_from_text(text: str) -> str | None:
 @Language.factory("beyondfind_narrator", default_config={"narrator": None})
 def make_narrator(nlp: Language, name: str, narrator: str | None):
     """Link first-person pronouns outside quotes to the narrator (configured, or stated in the text)."""
+    strings = nlp.vocab.strings
+    pronoun_ids = frozenset(strings.add(p) for p in FIRST_PERSON_PRONOUNS)
+    # every way :func:`narrator_from_text` can match has one of these words as a token
+    stating_ids = frozenset(strings.add(w) for w in ("name", "call", "Call", "called"))
 
     def link(doc: Doc) -> Doc:
-        who = narrator or narrator_from_text(doc.text)
+        who = narrator or (narrator_from_text(doc.text) if _tokens_among(doc, "ORTH", stating_ids) else None)
         doc.user_data[_NARRATOR] = who
         if who:
             qmask = doc._.quote_mask or quote_mask([t.text for t in doc])
-            doc.user_data[_NREF] = {tok.i: who for tok in doc
-                                    if tok.lower_ in FIRST_PERSON_PRONOUNS and not qmask[tok.i]}
+            doc.user_data[_NREF] = {i: who for i in _tokens_among(doc, "LOWER", pronoun_ids) if not qmask[i]}
         return doc
 
     return link
@@ -579,6 +599,7 @@ def make_places(nlp: Language, name: str):
                            {"ORTH": ".", "OP": "?"}, {"IS_TITLE": True, "OP": "+"}]], greedy="LONGEST")
     gazetteer = PhraseTable(nlp, (k for k in listed_places() if k not in COMPASS_WORDS))
     abbreviations = frozenset(map(get_string_id, COUNTRY_ABBREVIATIONS))
+    prefixes = frozenset(map(get_string_id, PLACE_PREFIXES))   # the matcher's pattern needs one
 
     def proper(doc: Doc, start: int, end: int, tagged: bool) -> bool:
         words = doc[start:end]
@@ -590,13 +611,14 @@ def make_places(nlp: Language, name: str):
                 and (not tagged or any(t.pos_ == "PROPN" for t in words)))
 
     def places(doc: Doc) -> Doc:
-        found = [Span(doc, s + 1, e, label="GPE") for _m, s, e in matcher(doc)]
+        orth = frozenset(doc.to_array("ORTH").tolist()) if len(doc) else frozenset()
+        found = [Span(doc, s + 1, e, label="GPE") for _m, s, e in matcher(doc)] if not orth.isdisjoint(prefixes) else []
         if found:
             keep = [ent for ent in doc.ents if not any(ent.start < f.end and f.start < ent.end for f in found)]
             doc.ents = filter_spans(keep + found)
         tagged = doc.has_annotation("POS")
         names = [(s, e) for s, e in gazetteer(doc) if proper(doc, s, e, tagged)]
-        if len(doc) and not abbreviations.isdisjoint(doc.to_array("ORTH").tolist()):   # a token walk only then
+        if not orth.isdisjoint(abbreviations):   # a token walk only then
             names += [(i, i + 1) for i, t in enumerate(doc) if t.text in COUNTRY_ABBREVIATIONS
                       and _abbreviation(doc, i) and (i, i + 1) not in names]
         if not names:
