@@ -18,7 +18,7 @@ from sys import intern   # labels, lemmas, pronouns and keys repeat: spaCy hands
 from ..documents import Document
 from ..nlp import anaphora, one_blas_thread
 from ..nlp.names import NAME_PARTICLES, NOT_NAMES
-from ..nlp.syntax import SUBJECT_DEPS, description_kinds, is_subject
+from ..nlp.syntax import SUBJECT_DEPS, description_kinds, is_subject, sentence_index
 from ..nlp.narrator import Narration, detect_narrator
 from ..nlp.name_evidence import NameEvidence, known_place
 from ..nlp.name_words import never_a_name
@@ -51,13 +51,39 @@ NAME_LABELS = frozenset({"PER", "LOC", "GPE", "FAC", "ORG", "VEH"})
 MIN_HONORIFIC_USES = 3
 
 
-def _extract(doc, passage: int, base: int, raw: Batch) -> None:
+class _TokenKinds:
+    """What record extraction asks of a token's strings — a pronoun? a capitalised word? its lemma
+    lower-cased — decided once per string (by its vocabulary hash), so a passage's tokens are read
+    as integer arrays and a Token object is made only for the tokens that become records."""
+
+    def __init__(self, strings) -> None:
+        from spacy.symbols import VERB
+
+        self.strings = strings
+        self.verb = VERB   # the POS array's id of the part of speech
+        self.pronouns = {strings.add(p): p for p in THIRD_PERSON_PRONOUNS | FIRST_PERSON_PRONOUNS}
+        self._name_like: dict[tuple[int, int], bool] = {}
+        self._lemmas: dict[int, str] = {}
+
+    def name_like(self, orth: int, lower: int) -> bool:
+        """Capitalised, all letters, and not a word that is never a name."""
+        key = (orth, lower)
+        if key not in self._name_like:
+            text = self.strings[orth]
+            self._name_like[key] = text[:1].isupper() and text.isalpha() and self.strings[lower] not in NOT_NAMES
+        return self._name_like[key]
+
+    def lemma(self, h: int) -> str:
+        if h not in self._lemmas:
+            self._lemmas[h] = intern(self.strings[h].lower())
+        return self._lemmas[h]
+
+
+def _extract(doc, passage: int, base: int, raw: Batch, kinds: _TokenKinds) -> None:
     sent_base = len(raw.sentences)
-    sent_of = [0] * len(doc)
     for k, sent in enumerate(doc.sents):
         raw.sentences.append(Sentence(sent_base + k, passage, base + sent.start_char, base + sent.end_char))
-        for t in sent:
-            sent_of[t.i] = sent_base + k
+    sent_of = [sent_base + k for k in sentence_index(doc)]   # the numbering of doc.sents
     qmask = doc._.quote_mask
     covered = [False] * len(doc)
     for ent in doc.ents:
@@ -79,21 +105,26 @@ def _extract(doc, passage: int, base: int, raw: Batch) -> None:
             raw.mentions.append(Mention(len(raw.mentions), passage, sent_of[ent.start], base + ent.start_char,
                                         base + ent.end_char, ent.text, intern(ent.label_), False,
                                         intern(ent.text.lower()), None, is_subject(ent), qmask[ent.start]))
-    for tok in doc:
-        low = tok.lower_
-        if low in THIRD_PERSON_PRONOUNS or low in FIRST_PERSON_PRONOUNS:
+    if not len(doc):
+        return
+    lowers, orths, tags, lemmas = doc.to_array(["LOWER", "ORTH", "POS", "LEMMA"]).T.tolist()
+    for i, (lower, orth, tag, lemma) in enumerate(zip(lowers, orths, tags, lemmas)):
+        low = kinds.pronouns.get(lower)
+        if low is not None:
+            tok = doc[i]
             person = 3 if low in THIRD_PERSON_PRONOUNS else 1
-            raw.pronouns.append(Pronoun(len(raw.pronouns), passage, sent_of[tok.i], base + tok.idx,
+            raw.pronouns.append(Pronoun(len(raw.pronouns), passage, sent_of[i], base + tok.idx,
                                         base + tok.idx + len(tok), intern(tok.text), person, pronoun_gender(low),
-                                        qmask[tok.i]))
+                                        qmask[i]))
             if parsed:
-                _add_description(raw, doc[tok.i:tok.i + 1], passage, base)
-        elif tok.pos_ in ("VERB",) and tok.lemma_:
-            raw.verbs.append(Verb(passage, sent_of[tok.i], intern(tok.lemma_.lower())))
-        if not covered[tok.i] and tok.text[:1].isupper() and tok.text.isalpha() and low not in NOT_NAMES:
-            raw.candidates.append(Candidate(passage, sent_of[tok.i], base + tok.idx, base + tok.idx + len(tok),
-                                             tok.text, tok.is_sent_start or (tok.i > 0 and doc[tok.i - 1].text in "“\"‘"),
-                                             tok.dep_ in SUBJECT_DEPS, qmask[tok.i]))
+                _add_description(raw, doc[i:i + 1], passage, base)
+        elif tag == kinds.verb and lemma:
+            raw.verbs.append(Verb(passage, sent_of[i], kinds.lemma(lemma)))
+        if not covered[i] and kinds.name_like(orth, lower):
+            tok = doc[i]
+            raw.candidates.append(Candidate(passage, sent_of[i], base + tok.idx, base + tok.idx + len(tok),
+                                             tok.text, tok.is_sent_start or (i > 0 and doc[i - 1].text in "“\"‘"),
+                                             tok.dep_ in SUBJECT_DEPS, qmask[i]))
 
 
 def _add_description(raw: Batch, span, passage: int, base: int) -> None:
@@ -324,9 +355,11 @@ def _extract_all(nlp, units, batch_size: int, max_chars: int = BATCH_CHARS) -> B
     """Run the pipeline over ``units`` ((text, context) pairs) and extract their records (ids
     counted from 0), in batches of at most ``batch_size`` texts and ``max_chars`` characters."""
     raw = Batch.empty()
+    kinds = None
     for group in _groups(units, batch_size, max_chars):
         for doc, (passage, base) in nlp.pipe(group, as_tuples=True, batch_size=len(group)):
-            _extract(doc, passage, base, raw)
+            kinds = kinds or _TokenKinds(doc.vocab.strings)
+            _extract(doc, passage, base, raw, kinds)
     return raw
 
 

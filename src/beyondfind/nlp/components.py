@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 from spacy.util import filter_spans
@@ -22,7 +21,7 @@ from .name_words import NEVER_NAMES, PLACE_HEADS
 from .names import (FAMILY_HONORIFICS, FIRST_PERSON_PRONOUNS, GROUP_HONORIFICS, NAME_PARTICLES, NOT_NAMES,
                     SAINT_WORDS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, _first_names, name_gender, parse_name,
                     pronoun_gender)
-from .syntax import is_subject
+from .syntax import is_subject, sentence_index
 from .text import CLOSE_QUOTES, OPEN_QUOTES, quote_mask
 
 
@@ -403,15 +402,6 @@ def make_names(nlp: Language, name: str):
     return names
 
 
-def _sentence_index(doc: Doc) -> list[int]:
-    """Each token's sentence number (0 for all without sentence boundaries)."""
-    if not len(doc) or not doc.has_annotation("SENT_START"):
-        return [0] * len(doc)
-    starts = doc.to_array("SENT_START") == 1
-    starts[0] = True
-    return (np.cumsum(starts) - 1).tolist()
-
-
 def _tokens_among(doc: Doc, attribute: str, ids: frozenset[int]) -> list[int]:
     """Indices of the tokens whose ``attribute`` (``"LOWER"``, ``"ORTH"``) is one of the string
     hashes ``ids``: a doc read as an integer array, without a Token object per word."""
@@ -425,7 +415,7 @@ def make_anaphora(nlp: Language, name: str, window: int):
 
     def resolve(doc: Doc) -> Doc:
         names_ = [s for s in (doc._.names or []) if s.label_ == "PER"]
-        sent = _sentence_index(doc)
+        sent = sentence_index(doc)
         qmask = doc._.quote_mask or quote_mask([t.text for t in doc])
         name_items = [anaphora.NameItem(s.start, sent[s.start], name_gender(s._.name), is_subject(s), qmask[s.start])
                       for s in names_]

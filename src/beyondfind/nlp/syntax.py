@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj"})
+
+
+def sentence_index(doc) -> list[int]:
+    """Each token's sentence number, the numbering of ``doc.sents`` (0 for all without sentence
+    boundaries), read from the SENT_START array instead of Token by Token."""
+    if not len(doc) or not doc.has_annotation("SENT_START"):
+        return [0] * len(doc)
+    starts = doc.to_array("SENT_START") == 1
+    starts[0] = True
+    return (np.cumsum(starts) - 1).tolist()
 
 
 def is_subject(span) -> bool:

@@ -42,13 +42,13 @@ def coref_files(data_dir: Path, split: str) -> list[Path]:
 
 def file_records(nlp, path: Path) -> FileRecords:
     """The pipeline's names and pronouns for one LitBank coreference file, with gold labels."""
-    from ..components import _sentence_index
+    from ..syntax import sentence_index
     from ..evaluate import annotate_coref_file
     from ..syntax import is_subject
     from ..text import quote_mask
 
     doc, words, chains = annotate_coref_file(nlp, path)
-    sent = _sentence_index(doc)
+    sent = sentence_index(doc)
     qmask = doc._.quote_mask or quote_mask(words)
     spans = [s for s in (doc._.names or []) if s.label_ == "PER"]
     names = [NameItem(s.start, sent[s.start], name_gender(s._.name), is_subject(s), qmask[s.start]) for s in spans]
