@@ -360,6 +360,27 @@ def test_a_woman_the_text_calls_by_a_married_title_and_first_name_is_her_mrs():
     assert not _same(pride, "Mrs. Bennet", "Elizabeth")
 
 
+def test_mrs_with_the_name_of_a_titled_man_is_his_wife_not_him():
+    """Vanity Fair's counts: "Mrs. Bute Crawley" and "Mrs. Rawdon Crawley" (Becky) carry the names
+    of the Reverend Bute Crawley and Captain Rawdon Crawley, so the bare "Bute Crawley" and
+    "Rawdon" are the men; "Mrs. Bute" is still Mrs. Bute Crawley (the first name after her title
+    does not tell her apart from herself). Without a titled man of that name nothing changes:
+    Wuthering Heights' one "Linton Heathcliff" is not taken from "Mrs. Linton Heathcliff" to make
+    "Mr. Heathcliff" its own. "Mrs. Rachel Lynde", a woman's first name, is Rachel Lynde."""
+    vanity = _index({"Mrs. Bute Crawley": 31, "Mrs. Bute": 102, "Bute Crawley": 6, "Reverend Bute Crawley": 6,
+                     "Bute": 16, "Mrs. Rawdon Crawley": 30, "Mrs. Rawdon": 41, "Rawdon Crawley": 64,
+                     "Rawdon": 375, "Captain Rawdon Crawley": 3, "Captain Rawdon": 7, "Colonel Crawley": 36})
+    assert _same(vanity, "Bute Crawley", "Reverend Bute Crawley") and _same(vanity, "Mrs. Bute", "Mrs. Bute Crawley")
+    assert not _same(vanity, "Bute Crawley", "Mrs. Bute Crawley") and not _same(vanity, "Bute", "Mrs. Bute")
+    assert _same(vanity, "Rawdon", "Rawdon Crawley") and _same(vanity, "Mrs. Rawdon", "Mrs. Rawdon Crawley")
+    assert not _same(vanity, "Rawdon Crawley", "Mrs. Rawdon Crawley") and not _same(vanity, "Rawdon", "Mrs. Rawdon")
+    heights = _index({"Mr. Heathcliff": 432, "Heathcliff": 300, "Mrs. Heathcliff": 25, "Mrs. Linton Heathcliff": 2,
+                      "Linton Heathcliff": 1, "Master Heathcliff": 12})
+    assert not _same(heights, "Mr. Heathcliff", "Linton Heathcliff")
+    avonlea = _index({"Mrs. Rachel Lynde": 20, "Rachel Lynde": 5, "Mrs. Lynde": 40})
+    assert _same(avonlea, "Rachel Lynde", "Mrs. Rachel Lynde") and _same(avonlea, "Mrs. Lynde", "Rachel Lynde")
+
+
 def test_titles_before_a_surname_do_not_split_the_woman_who_bears_it():
     """A Tale of Two Cities: "Citizen Manette" and "Ma'amselle Manette" (once each) were read as
     first names, so "Miss Manette" ×51 had three candidates and became a person of its own

@@ -41,7 +41,8 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..nlp.names import NAME_PARTICLES, NEUTRAL_HONORIFICS, SAINT_WORDS, Name, _first_names, name_gender, nicknames
+from ..nlp.names import (MALE_HONORIFICS, NAME_PARTICLES, NEUTRAL_HONORIFICS, SAINT_WORDS, Name, _first_names,
+                         name_gender, nicknames)
 
 FormKey = tuple[str | None, str]   # (honorific, name words joined by spaces)
 MARRIED = frozenset({"mrs", "lady", "madam", "madame", "mme", "widow", "frau", "signora"})
@@ -183,6 +184,7 @@ class _Form:
     surname: str | None = None
     gender: str | None = None
     outside: bool = False   # written only in title lines, with a word the story's own forms never use
+    wife_of: bool = False   # "Mrs." with the name of a man the book titles (:func:`_wives_by_husbands_names`)
 
 
 def form_words(key: str) -> tuple[str, ...]:
@@ -307,6 +309,18 @@ def _married_first_names(forms: list[_Form], female: frozenset[str]) -> frozense
     return frozenset(f.first for f in forms if f.honorific in ("mrs", "madam") and f.first in female)
 
 
+def _wives_by_husbands_names(forms: list[_Form], female: frozenset[str]) -> None:
+    """Mark ``Mrs.`` forms that carry a man's name: a first name that is no woman's, written
+    elsewhere after a man's title. Vanity Fair's "Mrs. Rawdon Crawley" and "Mrs. Rawdon" (Becky)
+    beside "Captain Rawdon Crawley", "Captain Rawdon"; "Mrs. Bute Crawley" beside "Reverend Bute
+    Crawley". Such a wife is not the bare "Rawdon Crawley" or "Rawdon" (:func:`compatible`). A
+    name no man is titled with stays as it was: Wuthering Heights' one "Linton Heathcliff" (a
+    letter's signature) has no "Mr." to tell it from young Catherine's "Mrs. Linton Heathcliff"."""
+    men = {f.key[1] for f in forms if f.honorific in MALE_HONORIFICS}
+    for f in forms:
+        f.wife_of = f.honorific == "mrs" and f.first is not None and f.first not in female and f.key[1] in men
+
+
 def _fits(form: _Form, members: list[_Form], married_first: frozenset[str]) -> bool:
     """``form`` is compatible with every member of a character (see :func:`compatible`). A woman
     whose first name the text writes with a married title (``married_first``) may be the ``Mrs.``
@@ -360,6 +374,8 @@ def compatible(a: _Form, b: _Form, married_known: bool = False, one_full_name: b
         if (x.honorific in MARRIED and x.first is None and y.first is not None and y.honorific not in MARRIED
                 and not married_known):
             return False
+        if x.wife_of and y.honorific not in MARRIED and y.first and _first_names_agree(x.first, y.first):
+            return False   # "Mrs. Rawdon Crawley" is not "Rawdon Crawley"
     if a.first and b.first and not one_full_name and not _given_names_agree(a, b):
         return False
     if a.surname and b.surname and a.surname != b.surname:
@@ -411,8 +427,9 @@ def _distinguished(form: _Form, members: list[_Form], own_share: float) -> bool:
     (on the 22 novels every such pair with ≤ 12 uses was one person)."""
     if form.honorific not in SURNAME_HONORIFICS or len(form.words) != 1:
         return False
-    with_first = sum(m.stats.count for m in members
-                     if m.honorific == form.honorific and m.first is not None and len(m.words) > 1)
+    with_first = sum(m.stats.count for m in members   # "Mrs. Bute Crawley" does not tell "Mrs. Bute" apart
+                     if m.honorific == form.honorific and m.first is not None and len(m.words) > 1
+                     and m.words[-1] == form.words[0])
     return (with_first >= DISTINGUISHING_USES
             and form.stats.count >= own_share * sum(m.stats.count for m in members))
 
@@ -589,6 +606,7 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
         # a title's "Huckleberry Finn" still introduces the story's "Huckleberry"
         f.outside = f.stats.titles_only and not story_words.issuperset(f.words)
     _gender_from_first_name(items)
+    _wives_by_husbands_names(items, female)
     items.sort(key=_specificity)
     married_first = _married_first_names(items, female)
     by_word: dict[str, list[_Form]] = defaultdict(list)
