@@ -322,16 +322,15 @@ _QUOTE_MARKS = frozenset({"'", "‘", "\"", "“"})
 _NOT_VOCATIVE_POS = frozenset({"INTJ", "VERB", "AUX", "PRON", "DET", "ADP", "CCONJ", "SCONJ", "PART"})   # "Say, …"
 
 
-def _vocatives_are_names(doc: Doc, first_names: frozenset[str], lower: list[int],
-                         first_name_ids: frozenset[int]) -> set[int]:
+def _vocatives_are_names(doc: Doc, first_names: frozenset[str], first_name_ids: frozenset[int]) -> set[int]:
     """A known first name said to someone, alone between punctuation ("Don't cant, Nelly," and
     "'Nelly, make me decent'"), is a person whatever the tagger says: it reads Wuthering Heights'
     "Nelly" as an adverb (the -ly suffix), so the NER missed 85 of her 86 mentions. Returns the
-    tokens made names (their own name core). ``lower``: the tokens' lower-case strings (hashes);
-    only those in ``first_name_ids`` are looked at."""
+    tokens made names (their own name core). Only tokens whose lower-case string is one of
+    ``first_name_ids`` (hashes) are looked at."""
     taken = {t.i for e in doc.ents for t in e}
     added = []
-    for i in [i for i, h in enumerate(lower) if h in first_name_ids]:
+    for i in _tokens_among(doc, "LOWER", first_name_ids):
         tok = doc[i]
         if tok.i in taken or not _known_first_name(tok, first_names) or tok.pos_ in _NOT_VOCATIVE_POS:
             continue
@@ -374,12 +373,12 @@ def make_names(nlp: Language, name: str):
     quote_marks = {strings.add(q): q for q in (*OPEN_QUOTES, *CLOSE_QUOTES, '"')}
 
     def names(doc: Doc) -> Doc:
-        orth, lower = doc.to_array(["ORTH", "LOWER"]).T.tolist() if len(doc) else ([], [])
+        orth = doc.to_array("ORTH").tolist() if len(doc) else []
         _letterless_are_no_names(doc)
         _honorifics_take_their_names(doc)
         _hyphenated_names_stay_whole(doc, frozenset(orth), hyphens)
         _first_names_take_their_surnames(doc, first_names)
-        vocatives = _vocatives_are_names(doc, first_names, lower, first_name_ids)
+        vocatives = _vocatives_are_names(doc, first_names, first_name_ids)
         listed = set(doc.user_data.get(_LISTED, ()))
         found, ents, relabelled = [], list(doc.ents), False
         for k, ent in enumerate(ents):

@@ -199,9 +199,7 @@ def evidences(book: IndexedBook, passages: list[int], query: Name, query_label: 
     narrator = book.narrator_match(query) if person else 0.0
     # Where no name and no pronoun's antecedent shares a word with the query (most of a narrator's
     # candidates), only the narrator's pronouns can count.
-    index = book.passages_by_word
-    with_names = frozenset().union(*(index[w][0] for w in words if w in index))
-    with_antecedents = frozenset().union(*(index[w][1] for w in words if w in index))
+    with_names, with_antecedents = _passages_sharing(book, words)
     out = []
     for passage in passages:
         ev = PassageEvidence()
@@ -342,6 +340,14 @@ def _written_out(query: Name) -> re.Pattern:
     return re.compile(r"\b" + joint.join(re.escape(w[:1].upper() + w[1:]) for w in query.words) + r"\b")
 
 
+def _passages_sharing(book: IndexedBook, words: frozenset[str]) -> tuple[frozenset[int], frozenset[int]]:
+    """Passages with a name mention holding one of ``words``, and passages with a pronoun whose
+    antecedent's name holds one (:attr:`IndexedBook.passages_by_word`)."""
+    index = book.passages_by_word
+    return (frozenset().union(*(index[w][0] for w in words if w in index)),
+            frozenset().union(*(index[w][1] for w in words if w in index)))
+
+
 def candidate_passages_lrm(book: IndexedBook, query: Name) -> list[int]:
     """Passages with a name mention sharing a word with the query, or a pronoun whose antecedent
     does, or narrator pronouns when the narrator shares a word with the query; for a place, also
@@ -351,10 +357,8 @@ def candidate_passages_lrm(book: IndexedBook, query: Name) -> list[int]:
     if query_label(book, query) != "PER":
         pattern = _written_out(query)
         out.update(p.index for p in book.passages if pattern.search(p.text))
-    empty = (frozenset(), frozenset())
-    for w in words:
-        by_name, by_pronoun = book.passages_by_word.get(w, empty)
-        out |= by_name | by_pronoun
+    with_names, with_antecedents = _passages_sharing(book, words)
+    out |= with_names | with_antecedents
     if book.narrator_match(query) > 0:
         out |= book.narrator_passages
     return sorted(out)
