@@ -425,6 +425,19 @@ def test_interjections_and_gazetteer_places_are_not_people():
     assert not known_place("pequod")   # not in WordNet
 
 
+def test_whoever_the_book_makes_speak_is_a_person(tmp_path, nlp):
+    """Indexed for real: Alice's "Mock Turtle's Story" and "Lobster Quadrille". The NER tags the
+    Gryphon an organisation ("said the Gryphon" ×22 in the book); a speaker is a being."""
+    from beyondfind.index.entities import list_entities
+    from beyondfind.nlp.name_evidence import NameEvidence
+
+    alice = NameEvidence(load_document(DATA / "books" / "11-alice-in-wonderland.txt").text)
+    assert alice.speaks("gryphon") and alice.speaks("mock turtle") and not alice.speaks("alice")   # "said Alice"
+    book = _indexed_excerpt(tmp_path, nlp, "11-alice-in-wonderland.txt", 98_825, 122_987)
+    rows = {e.name: e.label for e in list_entities(book)}
+    assert rows["Gryphon"] == "PER"
+
+
 def test_plurals_naming_a_group_are_not_people_but_families_are():
     """Moby Dick's NER tags "Americans", "Nantucketers", "Quakers" as persons (6, 4, 3 mentions):
     the book writes their singulars, so they name groups; Huckleberry Finn's "the Shepherdsons"
@@ -456,6 +469,22 @@ def test_styles_of_address_are_no_entities(tmp_path, nlp):
     assert not named & {"mum", "majesty", "lookee"}
     rows = {e.name for e in list_entities(book)}
     assert {"Mr. Pumblechook", "Mr. Wopsle"} <= rows and not rows & {"Mum", "Majesty", "Lookee"}
+
+
+def test_a_surname_the_tagger_reads_as_a_noun_is_still_a_name(tmp_path, nlp):
+    """Indexed for real: 40,000 characters of Moby Dick's later chapters. The tagger reads "Stubb"
+    as a common noun in most sentences, so the names component left the NER's person a nominal:
+    the whole book kept 42 of its 259 "Stubb"s as his name, this excerpt 9 of 40."""
+    import re
+
+    from beyondfind.index.entities import list_entities
+
+    book = _indexed_excerpt(tmp_path, nlp, "2701-moby-dick.txt", 875_000, 915_000)
+    written = len(re.findall(r"\bStubb\b", book.document.text))
+    named = [nm for nms in book.names_by_passage for nm in nms if nm.name.words == ("stubb",)]
+    assert written >= 30 and len(named) >= 0.9 * written
+    assert all(nm.mention.text == "Stubb" for nm in named)   # "Stubb’s" is named without its ending
+    assert next(e for e in list_entities(book) if e.name == "Stubb").mentions >= 0.9 * written
 
 
 def test_little_womens_marches_are_people_and_jo_is_she(tmp_path, nlp):

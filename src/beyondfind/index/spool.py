@@ -191,6 +191,12 @@ class RecordSpool:
         self._update("UPDATE mentions SET is_name = 0 WHERE is_name = 1 AND key = ? "
                      "AND (honorific IS NOT NULL) = ? AND label = ?", forms)
 
+    def name_nominals(self, rows: Iterable[tuple[str, str, int]]) -> None:
+        """Nominal mentions ``(name text, key, id)`` become names written ``text``, their span cut to it
+        ("Stubb’s" → "Stubb")."""
+        self._update('UPDATE mentions SET is_name = 1, text = ?1, "end" = start + length(?1), key = ?2 '
+                     "WHERE id = ?3 AND is_name = 0", rows)
+
     def relabel(self, forms: Iterable[tuple[str, bool, str]], label: str) -> None:
         """Name mentions of these ``(key, has honorific, label)`` forms get ``label``."""
         self._update("UPDATE mentions SET label = ? WHERE is_name = 1 AND key = ? "
@@ -241,6 +247,11 @@ class RecordSpool:
         """The distinct ``(key, has honorific, label)`` of name mentions."""
         return [(k, bool(h), lab) for k, h, lab in self.conn.execute(
             "SELECT DISTINCT key, honorific IS NOT NULL, label FROM mentions WHERE is_name = 1")]
+
+    def person_nominals(self) -> Iterator[tuple[int, int, int, str]]:
+        """``(id, start, its sentence's start, text)`` of the PER mentions that are no names."""
+        return self.conn.execute("SELECT m.id, m.start, s.start, m.text FROM mentions m JOIN sentences s "
+                                 "ON s.idx = m.sentence WHERE m.is_name = 0 AND m.label = 'PER' ORDER BY m.id")
 
     def candidates(self) -> Iterator[Candidate]:
         for row in self.conn.execute("SELECT * FROM candidates ORDER BY rowid"):

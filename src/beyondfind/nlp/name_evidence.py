@@ -78,6 +78,7 @@ _SPEECH_BEFORE = re.compile(rf"\b(?:{_SPEECH_VERBS})\s+[Tt]he\s+$")
 _SPEECH_AFTER = re.compile(rf"\s+(?:{_SPEECH_VERBS})\b")
 THE_SHARE = 0.5
 MIN_THE = 3
+MIN_SPOKEN = 2
 _SENT_START = re.compile(r"(?:^|[.!?:;“\"‘_—-]\s*|\n\s*)$")
 
 
@@ -280,6 +281,16 @@ class NameEvidence:
         else:
             cap, the, spoken = self._phrase_counts(words)
         return cap >= MIN_THE and the >= THE_SHARE * cap and not spoken
+
+    def speaks(self, key: str) -> bool:
+        """The name, written "the X", says something at least ``MIN_SPOKEN`` times ("said the
+        Gryphon", "the Mock Turtle replied"): a being, whatever the tagger's label."""
+        words = key.split()
+        if len(words) == 1:
+            return self.spoken.get(key, 0) >= MIN_SPOKEN
+        if not 1 < len(words) <= 3 or self.after_the.get(words[0], 0) < MIN_SPOKEN:   # most names: no scan
+            return False
+        return self._phrase_counts(words)[2] >= MIN_SPOKEN
 
     def _phrase_counts(self, words: list[str]) -> tuple[int, int, int]:
         """(capitalised occurrences, those after "the", those that speak) of a name of several
