@@ -1,6 +1,7 @@
 """Several processes writing one SQLite store at once end with exactly the sequential result:
 nothing lost, nothing duplicated, the same statistics and rankings."""
 
+import json
 import os
 import sqlite3
 import subprocess
@@ -98,4 +99,4 @@ def test_concurrent_indexing_stores_each_document_once(tmp_path):
     assert len(docs) == 2 and content(sequential) == (docs, mentions, passages)
     listing = _spawn("documents", "--library", str(library))
     out, _ = listing.communicate(timeout=120)
-    assert sorted(line.split("\t")[-1] for line in out.splitlines()) == ["book0.txt", "book1.txt"]
+    assert sorted(json.loads(line)["name"] for line in out.splitlines()) == ["book0.txt", "book1.txt"]   # piped: JSON lines

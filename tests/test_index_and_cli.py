@@ -175,6 +175,23 @@ def test_bad_files_fail_cleanly(tmp_path, capsys):
     assert "not a usable SQLite file" in capsys.readouterr().err
 
 
+def test_documents_are_listed_as_a_table_or_as_the_apis_json_rows(huck_search, capsys):
+    from beyondfind.server.app import create_app
+    from starlette.testclient import TestClient
+
+    library = str(huck_search.library.path)
+    assert main(["documents", "--library", library, "--format", "jsonl"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    huck = next(r for r in rows if r["name"] == HUCK.name)
+    assert huck["title"].startswith("Adventures of Huckleberry Finn") and huck["passages"] > 2000
+    assert huck["narrator"] == "Huckleberry Finn"
+    with TestClient(create_app(library, index_jobs=False), base_url="http://127.0.0.1") as client:
+        assert client.get("/api/documents").json()["documents"] == rows
+    assert main(["documents", "--library", library, "--format", "table"]) == 0
+    table = capsys.readouterr().out
+    assert f"{huck['passages']} passages  {huck['title']}  ({HUCK.name})" in table and "{" not in table
+
+
 def test_entities_cluster_aliases(huck_search, capsys):
     assert main(["entities", str(HUCK), "--library", str(huck_search.library.path), "--format", "jsonl"]) == 0
     ents = [json.loads(line) for line in capsys.readouterr().out.splitlines()]

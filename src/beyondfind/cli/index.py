@@ -20,6 +20,7 @@ def add_parsers(sub) -> None:
     p.set_defaults(func=run_index)
 
     d = sub.add_parser("documents", help="list the library's documents")
+    add_format_option(d)
     add_library_option(d)
     d.set_defaults(func=run_documents)
 
@@ -77,8 +78,12 @@ def run_index_dask(args) -> int:
 
 def run_documents(args) -> int:
     search = open_search(args)
-    for d in search.library.documents():
-        print(f"{d.id}\t{d.format}\t{d.n_passages} passages\t{d.title or ''}\t{d.name}")
+    docs = search.library.documents()
+    if output_format(args) == "jsonl":
+        print_jsonl(d.to_dict() for d in docs)
+    else:
+        for d in docs:
+            print(f"{d.id:4}  {d.n_passages:6} passages  {d.title or d.name}  ({d.name})")
     return 0
 
 

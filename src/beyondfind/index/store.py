@@ -54,6 +54,11 @@ class DocumentInfo:
     added_at: str
     pipeline: str
 
+    def to_dict(self) -> dict:
+        """The listing's row (``beyondfind documents --format jsonl``, ``GET /api/documents``)."""
+        return {"id": self.id, "name": self.name, "title": self.title or self.name, "format": self.format,
+                "passages": self.n_passages, "narrator": self.narrator, "added_at": self.added_at}
+
 
 def default_library_path() -> Path:
     from platformdirs import user_data_dir

@@ -19,7 +19,6 @@ import threading
 from contextlib import contextmanager
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
 
 from .. import BeyondfindError, BusyError
 from ..books import BookSearch, highlights, rank_passages
@@ -170,14 +169,10 @@ def create_app(library: str | Path | None = None, nlp: str | None = None, max_up
     async def _http(_request: Request, exc: StarletteHTTPException):
         return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
 
-    def doc_info(d) -> dict[str, Any]:
-        return {"id": d.id, "name": d.name, "title": d.title or d.name, "format": d.format, "passages": d.n_passages,
-                "narrator": d.narrator, "added_at": d.added_at}
-
     @app.get("/api/documents", summary="List documents")
     def documents():
         with state.lock:
-            return {"documents": [doc_info(d) for d in state.search.library.documents()]}
+            return {"documents": [d.to_dict() for d in state.search.library.documents()]}
 
     @app.post("/api/documents", status_code=202, summary="Upload a document (multipart): 202 and an indexing "
               "job to poll, or 200 and the document if the same file is already indexed")
@@ -191,7 +186,7 @@ def create_app(library: str | Path | None = None, nlp: str | None = None, max_up
         with state.lock:
             known = state.search.library.find(document.sha256, document.format)
             if known is not None and up_to_date(known):
-                return JSONResponse({"document": doc_info(known), "new": False}, status_code=200)
+                return JSONResponse({"document": known.to_dict(), "new": False}, status_code=200)
             job, _new = state.jobs.submit(document, data)
         if state.worker is not None:
             state.worker.wake()
@@ -204,7 +199,7 @@ def create_app(library: str | Path | None = None, nlp: str | None = None, max_up
             info = state.search.library.get(doc_id)   # 404 when absent
             state.search.library.delete(doc_id)
         state.forget(doc_id)
-        return {"deleted": doc_info(info)}
+        return {"deleted": info.to_dict()}
 
     @app.get("/api/jobs", summary="Recent indexing jobs, newest first")
     def jobs(limit: int = Query(20, ge=1, le=200)):
@@ -222,7 +217,7 @@ def create_app(library: str | Path | None = None, nlp: str | None = None, max_up
             book = state.book(doc_id)
             chs = [{"number": c.number, "chapter": c.title, "start": c.start, "end": c.end, "passage": c.first_passage}
                    for c in chapters(book.document)]
-            return {**doc_info(state.search.library.get(doc_id)), "length": len(book.document.text),
+            return {**state.search.library.get(doc_id).to_dict(), "length": len(book.document.text),
                     "narrator": book.annotations.narrator, "narrators": list(book.annotations.narrators),
                     "chapters": chs}
 
