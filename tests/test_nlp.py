@@ -635,3 +635,12 @@ def test_a_first_name_and_the_surname_the_tagger_split_are_one_name(nlp):
                if "Van Helsing" in p.text][:60]
     names = Counter(n.text for d in nlp.pipe(dracula) for n in d._.names if n.text.startswith("Van"))
     assert names["Van Helsing"] >= 3 * names["Van"]
+    # with honorifics before the first name (annotator version 33): "Dr. Van" had no name at all
+    # ("Van" is a particle), "Miss Sarah" no surname
+    titled = [clean_for_nlp(p.text) for p in load_document(DATA / "books" / "345-dracula.txt").passages
+              if "Dr. Van Helsing" in p.text][:30]
+    written = sum(t.count("Dr. Van Helsing") for t in titled)
+    named = Counter(n.text for d in nlp.pipe(titled) for n in d._.names)
+    assert written >= 30 and named["Dr. Van Helsing"] >= 0.8 * written
+    pocket = nlp("I found Miss Sarah Pocket still on duty at the gate, and Mr. Matthew Pocket beside her.")
+    assert [n.text for n in pocket._.names] == ["Miss Sarah Pocket", "Mr. Matthew Pocket"]

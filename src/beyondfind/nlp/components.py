@@ -289,23 +289,24 @@ def _hyphenated_names_stay_whole(doc: Doc, orth: frozenset[int], hyphens: frozen
 
 
 def _first_names_take_their_surnames(doc: Doc, first_names: frozenset[str]) -> None:
-    """A person's entity of one known first name straight followed by one name word that the parse
-    attaches to it (or it to that word) — a person's entity of that word, or the word untagged — is
-    one name. The tagger split Pride and Prejudice's only "Georgiana Darcy" into two persons (so
-    "Darcy" counted for Mr. Darcy), Monte Cristo's "Edmond Dantès" 18 times, and tagged Dracula's
-    "Van" without "Helsing" 175 times. Without the attachment they stay apart ("Tell Beth Frank
-    asked for her": Frank is the next clause's subject)."""
+    """A person's entity of one known first name, honorifics before it or not, straight followed by
+    one name word that the parse attaches to it (or it to that word) — a person's entity of that
+    word, or the word untagged — is one name. The tagger split Pride and Prejudice's only
+    "Georgiana Darcy" into two persons (so "Darcy" counted for Mr. Darcy), Monte Cristo's "Edmond
+    Dantès" 18 times, tagged Dracula's "Van" without "Helsing" 175 times and Great Expectations'
+    "Miss Sarah" and "Mr. Matthew" without "Pocket". Without the attachment they stay apart ("Tell
+    Beth Frank asked for her": Frank is the next clause's subject)."""
     ents = list(doc.ents)
     out, k, changed = [], 0, False
     while k < len(ents):
         ent = ents[k]
         nxt_ent = ents[k + 1] if k + 1 < len(ents) and ents[k + 1].start == ent.end else None
-        if (ent.label_ == "PER" and len(ent) == 1 and ent.end < len(doc) and ent[0].lower_ in first_names
-                and ent[0].lower_ not in NOT_NAMES
+        if (ent.label_ == "PER" and ent.end < len(doc) and ent[-1].lower_ in first_names
+                and ent[-1].lower_ not in NOT_NAMES and all(_is_honorific(t) for t in ent[:-1])
                 and (nxt_ent is None or (nxt_ent.label_ == "PER" and len(nxt_ent) == 1))):
             nxt = doc[ent.end]
             if (_is_name_token(nxt) and not _is_honorific(nxt) and not nxt.is_sent_start
-                    and (ent[0].head.i == nxt.i or nxt.head.i == ent[0].i)):
+                    and (any(t.head.i == nxt.i for t in ent) or ent.start <= nxt.head.i < ent.end)):
                 out.append(Span(doc, ent.start, ent.end + 1, label="PER"))
                 k += 2 if nxt_ent is not None else 1
                 changed = True
