@@ -23,7 +23,7 @@ from ..retrieval.lrm import (LRMSettings, PassageEvidence, candidate_passages_lr
 from ..retrieval.terms import tokenize
 from .keywords import keywords
 from .text_signal import (MARKERS, SELF, SELF_PRONOUN, GramArena, TextModel, Unmarked, gram_arena, merge_arenas,
-                          index_ranges, passage_grams, score_parts, unmarked)
+                          index_ranges, passage_grams, score_parts, sorted_find, unmarked)
 from .text_signal import shipped as shipped_text_model
 
 FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
@@ -175,8 +175,8 @@ def _description_kinds(book: IndexedBook, starts: np.ndarray) -> np.ndarray:
     keys, kinds = book.cache["description_kinds"]
     if not len(keys):
         return np.zeros(len(starts), dtype=np.int64)
-    at = np.minimum(np.searchsorted(keys, starts), len(keys) - 1)
-    return np.where(keys[at] == starts, kinds[at], 0)
+    at, found = sorted_find(keys, starts)
+    return np.where(found, kinds[at], 0)
 
 
 def _bin10(k: int, n: int) -> int:

@@ -199,9 +199,7 @@ class GramArena:
     def missing(self, ids: Iterable[int]) -> list[int]:
         """The passages of ``ids`` the arena does not hold."""
         ids = np.asarray(list(ids), dtype=np.int64)
-        at = np.minimum(np.searchsorted(self.passages, ids), max(0, len(self.passages) - 1))
-        held = (self.passages[at] == ids) if len(self.passages) else np.zeros(len(ids), dtype=bool)
-        return ids[~held].tolist()
+        return ids[~sorted_find(self.passages, ids)[1]].tolist()
 
     def positions(self, ids: Sequence[int]) -> np.ndarray:
         return np.searchsorted(self.passages, ids)
@@ -233,6 +231,15 @@ def gram_arena(grams: dict[int, PassageGrams]) -> GramArena:
                   np.array([len(g.columns) for g in gs], dtype=np.int64), cat([g.starts for g in gs]),
                   cat([g.ends for g in gs]), cat([g.unigrams for g in gs]), cat([g.bigrams for g in gs]),
                   cat([g.columns for g in gs]), cat([g.counts for g in gs]), cat([g.word_ids for g in gs]))
+
+
+def sorted_find(keys: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where each of ``x`` stands in the ascending ``keys`` (clipped to the last position), and
+    whether it is there; with no keys, nothing is."""
+    if not len(keys):
+        return np.zeros(len(x), dtype=np.intp), np.zeros(len(x), dtype=bool)
+    at = np.minimum(np.searchsorted(keys, x), len(keys) - 1)
+    return at, keys[at] == x
 
 
 def index_ranges(begin: np.ndarray, length: np.ndarray) -> np.ndarray:
@@ -349,8 +356,8 @@ def score_parts(model: TextModel, arena: GramArena, ids: Sequence[int], marks: n
             keys, change = keys[first], np.add.reduceat(change, first)
             keys, change = keys[change != 0], change[change != 0]
             kp, kc = keys // BUCKETS, keys % BUCKETS
-            at = np.minimum(np.searchsorted(arena.keys, keys), len(arena.keys) - 1)
-            before = np.where(arena.keys[at] == keys, arena.counts[at], 0)
+            at, found = sorted_find(arena.keys, keys)
+            before = np.where(found, arena.counts[at], 0)
             old, new = np.log1p(before), np.log1p(before + change)
             dot += np.bincount(kp, weights=(new - old) * w[kc], minlength=len(dot))
             sumsq += np.bincount(kp, weights=new * new - old * old, minlength=len(dot))
