@@ -18,7 +18,7 @@ from sys import intern   # labels, lemmas, pronouns and keys repeat: spaCy hands
 
 from ..documents import Document
 from ..nlp import anaphora, one_blas_thread
-from ..nlp.names import NAME_PARTICLES, NOT_NAMES
+from ..nlp.names import NAME_PARTICLES, NOT_NAMES, elided_particle_name
 from ..nlp.syntax import SUBJECT_DEPS, description_kinds, is_subject, sentence_index
 from ..nlp.narrator import Narration, detect_narrator
 from ..nlp.name_evidence import NameEvidence, known_place
@@ -50,6 +50,8 @@ NAME_LABELS = frozenset({"PER", "LOC", "GPE", "FAC", "ORG", "VEH"})
 # a one-word name the tagger reads as a place or organisation is a person's when the book writes it
 # after a person's honorific this often (Dracula's "Renfield", GPE ×22, beside "Mr. Renfield" ×8)
 MIN_HONORIFIC_USES = 3
+# particles that open a surname ("M. de Château-Renaud"); not "of", which opens a title's domain
+SURNAME_PARTICLES = NAME_PARTICLES - {"of"}
 
 
 class _TokenKinds:
@@ -67,11 +69,13 @@ class _TokenKinds:
         self._lemmas: dict[int, str] = {}
 
     def name_like(self, orth: int, lower: int) -> bool:
-        """Capitalised, all letters, and not a word that is never a name."""
+        """Capitalised, all letters, and not a word that is never a name; or behind an elided
+        particle ("d’Avrigny")."""
         key = (orth, lower)
         if key not in self._name_like:
             text = self.strings[orth]
-            self._name_like[key] = text[:1].isupper() and text.isalpha() and self.strings[lower] not in NOT_NAMES
+            self._name_like[key] = (text[:1].isupper() and text.isalpha() and self.strings[lower] not in NOT_NAMES) \
+                or elided_particle_name(text)
         return self._name_like[key]
 
     def lemma(self, h: int) -> str:
@@ -148,7 +152,7 @@ def _person_keys(spool: RecordSpool) -> tuple[Counter, set[str]]:
     return per_counts, {k for k, c in per_counts.items() if c >= 2 and c > other.get(k, 0)}
 
 
-_ONE_WORD = re.compile(r"([A-Z][a-z]+)(?:['’]s)?")
+_ONE_WORD = re.compile(r"([^\W\d_]+)(?:['’]s)?")
 _OPENING = " \n\"“‘'"   # what may stand between a sentence's start and its first word
 
 
@@ -168,7 +172,8 @@ def _name_persons_read_as_nouns(document: Document, spool: RecordSpool) -> None:
     named = []
     for mention_id, start, sentence_start, written in spool.person_nominals():
         m = _ONE_WORD.fullmatch(written)
-        key = m and m.group(1).lower()
+        word = m and m.group(1)
+        key = word and word[0].isupper() and word[1:].islower() and parse_name(word).key
         if key in known and (text[sentence_start:start].strip(_OPENING) or per_counts[key] >= 3):
             named.append((m.group(1), key, mention_id))
     spool.name_nominals(named)
@@ -184,14 +189,11 @@ def _propagate_names(spool: RecordSpool) -> None:
     added = []
     for run in _runs(spool.candidates()):
         text = " ".join(c.text for c in run)
-        words = [c.text.lower() for c in run]
-        while words and words[0] in STRIP_HONORIFICS and len(words) > 1:
-            words = words[1:]
-        key = " ".join(words)
+        name = parse_name(text)   # the key as the names component writes it: "Dantès" is dantes
+        key = name.key
         honor = run[0].text.lower() in STRIP_HONORIFICS and len(run) > 1
         ok = key in known and (not run[0].sent_start or len(run) > 1 or per_counts[key] >= 3)
         if ok or honor:
-            name = parse_name(text)
             added.append(Mention(0, run[0].passage, run[0].sentence, run[0].start, run[-1].end, text, "PER", True,
                                  name.key, name.honorific, any(c.is_subject for c in run), run[0].in_quote,
                                  "propagated"))
@@ -280,12 +282,13 @@ def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
 def _with_particles_dropped(counts: Counter) -> Counter:
     """``counts`` with each key's mentions also counted for the key without its leading particles:
     Monte Cristo writes "M. de Château-Renaud" (key ``de château-renaud``) and tags the bare
-    "Château-Renaud" ORG ×109."""
+    "Château-Renaud" ORG ×109. Not "of": a title's "of" names a domain, not a surname (Les
+    Misérables' "the King of France", "the Queen of France" made France a person ×111)."""
     out = Counter(counts)
     for key, n in counts.items():
         words = key.split()
         k = 0
-        while k < len(words) - 1 and words[k] in NAME_PARTICLES:
+        while k < len(words) - 1 and words[k] in SURNAME_PARTICLES:
             k += 1
         if k:
             out[" ".join(words[k:])] += n

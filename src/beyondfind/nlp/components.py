@@ -19,8 +19,8 @@ from spacy.util import filter_spans
 from . import anaphora
 from .name_words import NEVER_NAMES, PLACE_HEADS
 from .names import (FAMILY_HONORIFICS, FIRST_PERSON_PRONOUNS, GROUP_HONORIFICS, NAME_PARTICLES, NOT_NAMES,
-                    SAINT_WORDS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, _first_names, name_gender, parse_name,
-                    pronoun_gender)
+                    SAINT_WORDS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, _first_names, elided_particle_name,
+                    name_gender, parse_name, pronoun_gender)
 from .syntax import is_subject, sentence_index
 from .text import CLOSE_QUOTES, OPEN_QUOTES, quote_mask
 
@@ -79,7 +79,7 @@ def name_core(span: Span, first_names: frozenset[str] = frozenset()) -> Span | N
         if name_word(doc[i]) or _joins_name_words(doc, i + 1, span.end):
             j = i + 1
             while j < span.end and (name_word(doc[j]) or _after_honorific(doc[j]) or _joins_name_words(doc, j, span.end) or
-                                    (doc[j].lower_ in NAME_PARTICLES and j + 1 < span.end and _is_name_token(doc[j + 1]))):
+                                    _particles_before_name(doc, j, span.end)):
                 if person and _another_name_starts(doc, i, j, span.end, first_names):
                     break
                 j += 1
@@ -99,6 +99,15 @@ def name_core(span: Span, first_names: frozenset[str] = frozenset()) -> Span | N
     if core[0].lower_.strip(".") in GROUP_HONORIFICS:
         return None
     return core
+
+
+def _particles_before_name(doc: Doc, j: int, end: int) -> bool:
+    """Token ``j`` opens a run of particles that a name word ends before ``end``: "de" of "Rue de
+    Rivoli", "de la" of "Rue de la Chaussée"."""
+    k = j
+    while k < end and doc[k].lower_ in NAME_PARTICLES:
+        k += 1
+    return j < k < end and _is_name_token(doc[k])
 
 
 def _known_first_name(tok: Token, first_names: frozenset[str]) -> bool:
@@ -131,7 +140,8 @@ def _joins_name_words(doc: Doc, j: int, end: int) -> bool:
 def _hyphen_half(tok: Token) -> bool:
     """Either half of a hyphenated name: capitalised letters, no function word. The tagger's part of
     speech is not asked: it reads "Château" in "Château-Renaud" as an adjective."""
-    return tok.text[:1].isupper() and tok.text.isalpha() and tok.lower_ not in NOT_NAMES
+    return (tok.text[:1].isupper() and tok.text.isalpha() and tok.lower_ not in NOT_NAMES) \
+        or elided_particle_name(tok.text)
 
 
 def _name_after_of(ent: Span, core: Span, first_names: frozenset[str]) -> Span | None:
@@ -163,8 +173,12 @@ def _another_name_starts(doc: Doc, start: int, j: int, end: int, first_names: fr
 
 
 def _is_name_token(tok: Token) -> bool:
-    """Capitalised, alphabetic, not a function word; a proper noun when the pipeline tags POS."""
+    """Capitalised, alphabetic, not a function word; a proper noun when the pipeline tags POS.
+    A word behind an elided French particle is one whatever the tagger says (Monte Cristo's
+    "M. d’Avrigny" ×124 was tagged a pronoun and named nobody, "Franz d’Épinay" was "Franz")."""
     text = tok.text
+    if elided_particle_name(text):
+        return True
     if not text[:1].isupper() or not any(c.isalpha() for c in text):
         return False
     honorific = _is_honorific(tok)

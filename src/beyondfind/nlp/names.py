@@ -50,7 +50,7 @@ THIRD_PERSON_PRONOUNS = MALE_PRONOUNS | FEMALE_PRONOUNS
 FIRST_PERSON_PRONOUNS = frozenset({"i", "me", "my", "mine", "myself"})
 
 # words that never start or make up a name on their own (checked lower-cased)
-NAME_PARTICLES = frozenset({"de", "van", "von", "der", "la", "le", "du", "of", "d'"})
+NAME_PARTICLES = frozenset({"de", "des", "del", "della", "di", "van", "von", "der", "la", "le", "du", "of", "d'"})
 NOT_NAMES = frozenset({
     "the", "a", "an", "his", "her", "my", "our", "your", "their", "its", "this", "that", "these",
     "those", "i", "he", "she", "it", "we", "they", "you", "chapter", "book", "volume", "part", "oh",
@@ -109,6 +109,11 @@ class Name:
 
     def shares_word(self, other: "Name") -> bool:
         return bool(set(self.words) & set(other.words))
+
+
+def elided_particle_name(text: str) -> bool:
+    """"d’Avrigny", "D'Artagnan", "l’Épée": a name word with an elided "de"/"le" written onto it."""
+    return len(text) > 3 and text[0] in "dDlL" and text[1] in "'’" and text[2].isupper() and text[2:].isalpha()
 
 
 def parse_name(text: str) -> Name:
