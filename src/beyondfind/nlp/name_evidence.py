@@ -42,7 +42,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 from .name_words import NATIONALITIES, PLACE_FIRST_WORDS, PLACE_HEADS
-from .names import STRIP_HONORIFICS, _first_names
+from .names import STRIP_HONORIFICS, _first_names, fold_accents
 from .text import chunks
 
 LOCATIVE_SHARE = 0.3
@@ -73,6 +73,9 @@ _SPEECH_VERBS = ("said|says|cried|asked|replied|returned|answered|exclaimed|whis
                  "remarked|inquired|added|repeated|muttered|shrieked|growled|continued|interposed|urged|pursued")
 _SPOKEN = re.compile(rf"\b(?:{_SPEECH_VERBS})\s+[Tt]he\s+([A-Z][a-z’']+)\b"
                      rf"|\b[Tt]he\s+([A-Z][a-z’']+)\s+(?:{_SPEECH_VERBS})\b")
+# a dialogue tag after the closing quote: “…,” said Grantaire / “…!” Grantaire cried
+_TAGGED_SPEAKER = re.compile(rf"[,!?—-][”\"’']\s+(?:{_SPEECH_VERBS})\s+([A-Z][^\W\d_]+)\b(?![’'-])"
+                             rf"|[,!?—-][”\"’']\s+([A-Z][^\W\d_]+)\s+(?:{_SPEECH_VERBS})\b")
 _THE_BEFORE = re.compile(r"\b[Tt]he\s+$")
 _SPEECH_BEFORE = re.compile(rf"\b(?:{_SPEECH_VERBS})\s+[Tt]he\s+$")
 _SPEECH_AFTER = re.compile(rf"\s+(?:{_SPEECH_VERBS})\b")
@@ -260,7 +263,13 @@ class NameEvidence:
     @cached_property
     def spoken(self) -> Counter:
         """Capitalised words after "the" that say something ("said the Jew", "the Dodger replied")."""
-        return Counter((m.group(1) or m.group(2)).lower() for m in _SPOKEN.finditer(self.text))
+        return Counter(fold_accents(m.group(1) or m.group(2)).lower() for m in _SPOKEN.finditer(self.text))
+
+    @cached_property
+    def tagged_speakers(self) -> Counter:
+        """Capitalised words that speak in a dialogue tag right after a closing quote ("…,” said
+        Grantaire"), by accent-folded lower-cased word."""
+        return Counter(fold_accents(m.group(1) or m.group(2)).lower() for m in _TAGGED_SPEAKER.finditer(self.text))
 
     def thing_named(self, key: str) -> bool:
         """A "person" of one to three words written "the X" in at least ``THE_SHARE`` of its
@@ -284,10 +293,12 @@ class NameEvidence:
 
     def speaks(self, key: str) -> bool:
         """The name, written "the X", says something at least ``MIN_SPOKEN`` times ("said the
-        Gryphon", "the Mock Turtle replied"): a being, whatever the tagger's label."""
+        Gryphon", "the Mock Turtle replied"), or a one-word name is a dialogue tag's speaker that
+        often (Les Misérables' "said Grantaire", tagged GPE ×39): a being, whatever the tagger's
+        label."""
         words = key.split()
         if len(words) == 1:
-            return self.spoken.get(key, 0) >= MIN_SPOKEN
+            return self.spoken.get(key, 0) + self.tagged_speakers.get(key, 0) >= MIN_SPOKEN
         if not 1 < len(words) <= 3 or self.after_the.get(words[0], 0) < MIN_SPOKEN:   # most names: no scan
             return False
         return self._phrase_counts(words)[2] >= MIN_SPOKEN
