@@ -680,6 +680,9 @@ def test_names_behind_french_particles_are_whole(nlp):
     assert named["Franz d’Épinay"] >= 3
     streets = nlp("He strode along the Rue de la Chaussée, and plunged into the Rue des Postes.")
     assert "Rue" not in [n.text for n in streets._.names]
+    # the NER ends the entity at "Rue": it takes the rest of the street's name (annotator version 35)
+    tagged = nlp("In the Rue des Nonaindières, a very well-dressed bourgeois distributed money.")
+    assert [n.text for n in tagged._.names] == ["Rue des Nonaindières"]
 
 
 def test_names_the_ner_missed_are_found_behind_particles_and_accents(nlp):

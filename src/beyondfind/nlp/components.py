@@ -17,7 +17,7 @@ from spacy.tokens import Doc, Span, Token
 from spacy.util import filter_spans
 
 from . import anaphora
-from .name_words import NEVER_NAMES, PLACE_HEADS
+from .name_words import NEVER_NAMES, PLACE_FIRST_WORDS, PLACE_HEADS
 from .names import (FAMILY_HONORIFICS, FIRST_PERSON_PRONOUNS, GROUP_HONORIFICS, NAME_PARTICLES, NOT_NAMES,
                     SAINT_WORDS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, _first_names, elided_particle_name,
                     name_gender, parse_name, pronoun_gender)
@@ -260,6 +260,36 @@ def _honorifics_take_their_names(doc: Doc) -> None:
     doc.ents = out
 
 
+def _place_words_take_their_names(doc: Doc) -> None:
+    """An entity ending in a word that opens a place's name takes the particles and capitalised
+    words after it ("the Rue" of "the Rue des Lombards": Les Misérables' NER ends a street there
+    again and again, and its name was a bare "Rue"); an entity it runs into is absorbed."""
+    def opens_place(ent: Span) -> bool:
+        return ent[-1].lower_ in PLACE_FIRST_WORDS and ent[-1].text[:1].isupper()
+
+    ents = list(doc.ents)
+    if not any(opens_place(e) for e in ents):
+        return
+    n = len(doc)
+    def continues(j: int) -> bool:
+        return _is_name_token(doc[j]) or _particles_before_name(doc, j, n) or _joins_name_words(doc, j, n)
+
+    out, k = [], 0
+    while k < len(ents):
+        ent = ents[k]
+        end = ent.end
+        if opens_place(ent) and end < n and continues(end):
+            while end < n and continues(end):
+                end += 1
+            while k + 1 < len(ents) and ents[k + 1].start < end:   # absorbed
+                k += 1
+                end = max(end, ents[k].end)
+            ent = Span(doc, ent.start, end, label=ent.label_)
+        out.append(ent)
+        k += 1
+    doc.ents = out
+
+
 # the labels of things with names (LitBank's six); DATE and TIME come from the rules and hold digits
 NAMED_LABELS = frozenset({"PER", "LOC", "GPE", "FAC", "ORG", "VEH"})
 
@@ -391,6 +421,7 @@ def make_names(nlp: Language, name: str):
         orth = doc.to_array("ORTH").tolist() if len(doc) else []
         _letterless_are_no_names(doc)
         _honorifics_take_their_names(doc)
+        _place_words_take_their_names(doc)
         _hyphenated_names_stay_whole(doc, frozenset(orth), hyphens)
         _first_names_take_their_surnames(doc, first_names)
         vocatives = _vocatives_are_names(doc, first_names, first_name_ids)
