@@ -237,54 +237,55 @@ def _honorifics_take_their_names(doc: Doc) -> None:
     """An entity ending in an honorific takes the capitalised words after it ("Aunt" tagged PER
     and "Sally" left out: 39 of Huckleberry Finn's 40 "Aunt Sally"); an entity it runs into is
     absorbed. The result is a PER entity."""
-    def titled(ent: Span) -> bool:   # "Aunt", not "her aunt" (a noun in apposition: "her aunt Shaw")
-        return _is_title(ent[-1])
+    n = len(doc)
 
-    ents = list(doc.ents)
-    if not any(titled(e) for e in ents):
-        return
-    out, k = [], 0
-    while k < len(ents):
-        ent = ents[k]
+    def new_end(ent: Span) -> int | None:   # "Aunt", not "her aunt" (a noun in apposition: "her aunt Shaw")
         end = ent.end
-        if titled(ent) and end < len(doc) and _after_honorific(doc[end]):
+        if not _is_title(ent[-1]) or end >= n or not _after_honorific(doc[end]):
+            return None
+        end += 1
+        while end < n and _is_name_token(doc[end]) and not _is_honorific(doc[end]):
             end += 1
-            while end < len(doc) and _is_name_token(doc[end]) and not _is_honorific(doc[end]):
-                end += 1
-            while k + 1 < len(ents) and ents[k + 1].start < end:   # absorbed ("Sally" tagged GPE)
-                k += 1
-                end = max(end, ents[k].end)
-            ent = Span(doc, ent.start, end, label="PER")
-        out.append(ent)
-        k += 1
-    doc.ents = out
+        return end
+
+    _grow_entities(doc, new_end, "PER")
 
 
 def _place_words_take_their_names(doc: Doc) -> None:
     """An entity ending in a word that opens a place's name takes the particles and capitalised
     words after it ("the Rue" of "the Rue des Lombards": Les Misérables' NER ends a street there
     again and again, and its name was a bare "Rue"); an entity it runs into is absorbed."""
-    def opens_place(ent: Span) -> bool:
-        return ent[-1].lower_ in PLACE_FIRST_WORDS and ent[-1].text[:1].isupper()
-
-    ents = list(doc.ents)
-    if not any(opens_place(e) for e in ents):
-        return
     n = len(doc)
+
     def continues(j: int) -> bool:
         return _is_name_token(doc[j]) or _particles_before_name(doc, j, n) or _joins_name_words(doc, j, n)
 
+    def new_end(ent: Span) -> int | None:
+        end = ent.end
+        if ent[-1].lower_ not in PLACE_FIRST_WORDS or not ent[-1].text[:1].isupper() or end >= n or not continues(end):
+            return None
+        while end < n and continues(end):
+            end += 1
+        return end
+
+    _grow_entities(doc, new_end, None)
+
+
+def _grow_entities(doc: Doc, new_end, label: str | None) -> None:
+    """Each entity for which ``new_end(ent)`` gives an end runs on to it, absorbing the entities it
+    runs into; grown entities take ``label`` (None: keep their own)."""
+    ents = list(doc.ents)
+    ends = [new_end(e) for e in ents]
+    if not any(e is not None for e in ends):
+        return
     out, k = [], 0
     while k < len(ents):
-        ent = ents[k]
-        end = ent.end
-        if opens_place(ent) and end < n and continues(end):
-            while end < n and continues(end):
-                end += 1
-            while k + 1 < len(ents) and ents[k + 1].start < end:   # absorbed
+        ent, end = ents[k], ends[k]
+        if end is not None:
+            while k + 1 < len(ents) and ents[k + 1].start < end:   # absorbed ("Sally" tagged GPE)
                 k += 1
                 end = max(end, ents[k].end)
-            ent = Span(doc, ent.start, end, label=ent.label_)
+            ent = Span(doc, ent.start, end, label=label or ent.label_)
         out.append(ent)
         k += 1
     doc.ents = out
