@@ -11,7 +11,10 @@ WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".
 NATIONALITIES = frozenset("""english french german italian spanish dutch russian american irish scotch scottish
     welsh british indian chinese greek roman latin turkish swiss swedish danish polish austrian prussian
     portuguese egyptian arab arabian persian jewish christian catholic protestant englishman englishmen
-    frenchman frenchmen englishwoman frenchwoman european asian african yankee""".split())
+    frenchman frenchmen englishwoman frenchwoman european asian african yankee
+    cossack tartar tatar hungarian norwegian belgian mexican canadian japanese hindoo hindu""".split())
+# (not "Spaniard", "Jew", "Turk", "Corsican": "the Spaniard" is Injun Joe's disguise in Tom Sawyer,
+# "the Jew" Fagin; War and Peace's "Cossack" ×75 was a person's row)
 HOLIDAYS = frozenset("christmas easter michaelmas whitsuntide candlemas lent sabbath midsummer".split())
 ADDRESS_WORDS = frozenset("""papa mamma mama mammy pa ma grandpapa grandmamma grandma grandpa granny nurse missis
     missus ma'am sir madam mister master miss mrs mr baby heaven god lord providence fate nature fortune
