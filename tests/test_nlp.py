@@ -701,3 +701,16 @@ def test_names_the_ner_missed_are_found_behind_particles_and_accents(nlp):
     named = {m.end for m in ann.mentions if m.is_name and m.label == "PER" and m.key == "d'avrigny"}
     found = sum(start + len("d’Avrigny") in named for start in written)
     assert len(written) >= 100 and found >= 0.9 * len(written)
+
+
+def test_chapter_numbers_are_no_names(nlp):
+    """The NER tags "XVI" of a heading or a table of contents an organisation in nearly every novel
+    (War and Peace's contents ×31, a row of its entity list); a Roman numeral after a name word is
+    part of it (annotator version 37)."""
+    from beyondfind.documents import load_document
+
+    book = load_document(DATA / "books" / "2600-war-and-peace.txt").passages
+    contents = [clean_for_nlp(p.text) for p in book if p.text.startswith("CHAPTER X")][:60]
+    assert len(contents) == 60 and not [n.text for d in nlp.pipe(contents) for n in d._.names]
+    king = [clean_for_nlp(p.text) for p in book if "Louis XVI" in p.text][:5]
+    assert any(n.text.endswith("Louis XVI") for d in nlp.pipe(king) for n in d._.names)

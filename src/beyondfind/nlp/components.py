@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+import re
+
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 from spacy.util import filter_spans
@@ -94,11 +96,21 @@ def name_core(span: Span, first_names: frozenset[str] = frozenset()) -> Span | N
         return None
     start, end = best
     core = doc[start:end]
-    if all(_is_honorific(t) or t.lower_ in NOT_NAMES for t in core):
+    if all(_is_honorific(t) or t.lower_ in NOT_NAMES or _chapter_number(t.text) for t in core):
         return None
     if core[0].lower_.strip(".") in GROUP_HONORIFICS:
         return None
     return core
+
+
+_ROMAN = re.compile(r"M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})")
+
+
+def _chapter_number(text: str) -> bool:
+    """A Roman numeral in capitals with an I, V or X ("XVI", "LII"): a chapter's number, which the
+    NER tags an organisation in the headings and tables of contents of nearly every novel (War and
+    Peace ×31). It stays in a name after a name word ("Louis XVI"); "DC", "MD" are no such number."""
+    return len(text) >= 2 and any(c in "IVX" for c in text) and _ROMAN.fullmatch(text) is not None
 
 
 def _particles_before_name(doc: Doc, j: int, end: int) -> bool:
