@@ -18,7 +18,7 @@ from sys import intern   # labels, lemmas, pronouns and keys repeat: spaCy hands
 
 from ..documents import Document
 from ..nlp import anaphora, one_blas_thread
-from ..nlp.names import NAME_PARTICLES, NOT_NAMES, elided_particle_name
+from ..nlp.names import NAME_PARTICLES, capitalised_name_word
 from ..nlp.syntax import SUBJECT_DEPS, description_kinds, is_subject, sentence_index
 from ..nlp.narrator import Narration, detect_narrator
 from ..nlp.name_evidence import NameEvidence, known_place
@@ -65,18 +65,14 @@ class _TokenKinds:
         self.strings = strings
         self.verb = VERB   # the POS array's id of the part of speech
         self.pronouns = {strings.add(p): p for p in THIRD_PERSON_PRONOUNS | FIRST_PERSON_PRONOUNS}
-        self._name_like: dict[tuple[int, int], bool] = {}
+        self._name_like: dict[int, bool] = {}
         self._lemmas: dict[int, str] = {}
 
-    def name_like(self, orth: int, lower: int) -> bool:
-        """Capitalised, all letters, and not a word that is never a name; or behind an elided
-        particle ("d’Avrigny")."""
-        key = (orth, lower)
-        if key not in self._name_like:
-            text = self.strings[orth]
-            self._name_like[key] = (text[:1].isupper() and text.isalpha() and self.strings[lower] not in NOT_NAMES) \
-                or elided_particle_name(text)
-        return self._name_like[key]
+    def name_like(self, orth: int) -> bool:
+        """:func:`~beyondfind.nlp.names.capitalised_name_word`, once per string."""
+        if orth not in self._name_like:
+            self._name_like[orth] = capitalised_name_word(self.strings[orth])
+        return self._name_like[orth]
 
     def lemma(self, h: int) -> str:
         if h not in self._lemmas:
@@ -125,7 +121,7 @@ def _extract(doc, passage: int, base: int, raw: Batch, kinds: _TokenKinds) -> No
                 _add_description(raw, doc[i:i + 1], passage, base)
         elif tag == kinds.verb and lemma:
             raw.verbs.append(Verb(passage, sent_of[i], kinds.lemma(lemma)))
-        if not covered[i] and kinds.name_like(orth, lower):
+        if not covered[i] and kinds.name_like(orth):
             tok = doc[i]
             raw.candidates.append(Candidate(passage, sent_of[i], base + tok.idx, base + tok.idx + len(tok),
                                              tok.text, tok.is_sent_start or (i > 0 and doc[i - 1].text in "“\"‘"),
@@ -175,7 +171,7 @@ def _name_persons_read_as_nouns(document: Document, spool: RecordSpool) -> None:
         word = m and m.group(1)
         key = word and word[0].isupper() and word[1:].islower() and parse_name(word).key
         if key in known and (text[sentence_start:start].strip(_OPENING) or per_counts[key] >= 3):
-            named.append((m.group(1), key, mention_id))
+            named.append((word, key, mention_id))
     spool.name_nominals(named)
 
 

@@ -21,8 +21,8 @@ from spacy.util import filter_spans
 from . import anaphora
 from .name_words import NEVER_NAMES, PLACE_FIRST_WORDS, PLACE_HEADS
 from .names import (FAMILY_HONORIFICS, FIRST_PERSON_PRONOUNS, GROUP_HONORIFICS, NAME_PARTICLES, NOT_NAMES,
-                    SAINT_WORDS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, _first_names, elided_particle_name,
-                    name_gender, parse_name, pronoun_gender)
+                    SAINT_WORDS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, _first_names, capitalised_name_word,
+                    elided_particle_name, name_gender, parse_name, pronoun_gender)
 from .syntax import is_subject, sentence_index
 from .text import CLOSE_QUOTES, OPEN_QUOTES, quote_mask
 
@@ -152,8 +152,7 @@ def _joins_name_words(doc: Doc, j: int, end: int) -> bool:
 def _hyphen_half(tok: Token) -> bool:
     """Either half of a hyphenated name: capitalised letters, no function word. The tagger's part of
     speech is not asked: it reads "Château" in "Château-Renaud" as an adjective."""
-    return (tok.text[:1].isupper() and tok.text.isalpha() and tok.lower_ not in NOT_NAMES) \
-        or elided_particle_name(tok.text)
+    return capitalised_name_word(tok.text)
 
 
 def _name_after_of(ent: Span, core: Span, first_names: frozenset[str]) -> Span | None:

@@ -116,6 +116,12 @@ def elided_particle_name(text: str) -> bool:
     return len(text) > 3 and text[0] in "dDlL" and text[1] in "'’" and text[2].isupper() and text[2:].isalpha()
 
 
+def capitalised_name_word(text: str) -> bool:
+    """A word that can be part of a name whatever its tag: capitalised letters and no function
+    word ("Stubb", "Château"), or a word behind an elided particle ("d’Avrigny")."""
+    return (text[:1].isupper() and text.isalpha() and text.lower() not in NOT_NAMES) or elided_particle_name(text)
+
+
 def parse_name(text: str) -> Name:
     """``"Mr. Darcy"`` → ``Name("mr", ("darcy",))``; possessives and dots dropped; a leading "the"
     is not a name word but marks the name as definite (``"the Bastille"``)."""
