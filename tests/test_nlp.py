@@ -418,6 +418,34 @@ def test_a_name_that_owns_a_place_is_not_a_person(nlp):
     assert any(m.label == "PER" for m in ann.mentions if m.is_name and m.key == "lorry")
 
 
+def test_accented_and_several_word_names_the_book_puts_after_a_locative_preposition_are_places(nlp):
+    """War and Peace writes "to Mozháysk", "at Górki", "at Fíli"; the book-level counts read only
+    unaccented letters, so these towns stayed persons (Mozháysk ×13; annotator version 38 counts
+    Latin-1 letters and keys the words like names). A name of several words counts too: Sense and
+    Sensibility's "at Combe Magna" (a person ×11). A dialogue tag's speaker is never a place: the
+    adjutant Kozlóvski, "turned to Kozlóvski", "said Kozlóvski"."""
+    from collections import Counter
+
+    from beyondfind.documents import load_document
+    from beyondfind.nlp.name_evidence import NameEvidence
+
+    war = load_document(DATA / "books" / "2600-war-and-peace.txt")
+    evidence = NameEvidence(war.text)
+    assert evidence.place_like("mozhaysk") and evidence.place_like("gorki") and evidence.place_like("fili")
+    assert evidence.capital["natasha"] > 1000 and not evidence.place_like("natasha")
+    assert evidence.speaks("kozlovski")
+    chosen = [p.text for p in war.passages if "Mozháysk" in p.text][:20] \
+        + [p.text for p in war.passages if "Kozlóvski" in p.text][:12]
+    sense = [p.text for p in load_document(DATA / "books" / "161-sense-and-sensibility.txt").passages
+             if "Combe Magna" in p.text]
+    ann = annotate_document(parse_document(("\n\n".join(chosen + sense) + "\n").encode(), "places.txt"), nlp)
+    labels = {key: Counter(m.label for m in ann.mentions if m.is_name and m.key == key)
+              for key in ("mozhaysk", "kozlovski", "combe magna")}
+    assert sum(labels["mozhaysk"].values()) >= 10 and not labels["mozhaysk"]["PER"]
+    assert sum(labels["combe magna"].values()) >= 5 and not labels["combe magna"]["PER"]
+    assert labels["kozlovski"]["PER"] >= 8 and labels["kozlovski"]["PER"] == sum(labels["kozlovski"].values())
+
+
 def test_the_plural_of_a_familys_surname_names_the_family(nlp):
     """Emma's tagger reads "the Eltons" as an organisation (13 mentions, ORG row of the entity
     list); the book writes "Mrs. Elton" and "Mr. Elton", so the plural names that family: persons,

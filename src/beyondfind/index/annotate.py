@@ -212,8 +212,10 @@ def _runs(candidates: Iterable[Candidate]) -> Iterator[list[Candidate]]:
 def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
     """Book-level consistency (:mod:`beyondfind.nlp.name_evidence`): never-names, common words and
     interjections stop being names, and so do "persons" that are plurals naming a group
-    ("Americans"); one-word "persons" the book treats as places, and "persons" the gazetteer knows
-    as places unless the book writes them as part of a person's name, become LOC; "persons" named
+    ("Americans"); "persons" the book treats as places ("at Longbourn", "to Mozháysk", "at Combe
+    Magna"; not a dialogue tag's speaker, nor ending in a surname the book writes after an
+    honorific), and "persons" the gazetteer knows as places unless the book writes them as part of
+    a person's name, become LOC; "persons" named
     like a place ("Russell Square") FAC, and so do one-word "persons" that own a place ("Tellson's
     Bank"; no first name, nor a surname the book gives a person: "Mr. Jaggers"); one-word
     "persons" the book boards ("aboard the Pequod") VEH; "persons" written "the X" that end in
@@ -241,12 +243,15 @@ def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
             unnamed.append((key, honorific, label))
         elif single and label == "PER" and evidence.ship_named(key):
             ships.append((key, honorific, label))
-        elif single and label == "PER" and per[key] and evidence.place_like(key):
+        elif single and label == "PER" and per[key] and evidence.place_like(key) and not evidence.speaks(key):
             places.append((key, honorific, label))
         elif label == "PER" and not honorific and key not in person_words and known_place(key):
             places.append((key, honorific, label))
         elif label == "PER" and not honorific and evidence.place_named(key):
             buildings.append((key, honorific, label))
+        elif " " in key and label == "PER" and not honorific and key.rsplit(" ", 1)[-1] not in surnames \
+                and evidence.place_like(key):   # "at Combe Magna"
+            places.append((key, honorific, label))
         elif single and label == "PER" and key not in person_words and evidence.names_a_place(key):
             buildings.append((key, honorific, label))
         elif label == "PER" and not honorific and person_words.isdisjoint(key.split()) \

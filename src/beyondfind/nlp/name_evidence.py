@@ -37,6 +37,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -50,33 +51,38 @@ MIN_LOCATIVE = 3
 
 _LOCATIVE_PREPOSITION = r"\b(?:in|at|near|into|from|to|towards|through)\s+"
 
-_CAP = re.compile(r"(?<![\w'’])([A-Z][a-z’']+)\b(?![’']s\b)")
-_LOWER = re.compile(r"(?<![\w'’])([a-z][a-z’']+)\b")
-_LOCATIVE = re.compile(_LOCATIVE_PREPOSITION + r"([A-Z][a-z’']+)\b(?![’']s\b)")
-_EXCLAIMED = re.compile(r"(?<![\w'’])([A-Z][a-z’']+),?\s?!")
+# Words in Latin-1 letters, so that translated novels' accented names count ("Mozháysk", "Bicêtre");
+# the counters key them like name keys: accent-folded and lower-cased (:func:`_key`)
+_UPPER, _LOWER_LETTERS = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ"
+_WORD = rf"[{_UPPER}][{_LOWER_LETTERS}’']+"
+_CAP = re.compile(rf"(?<![\w'’])({_WORD})\b(?![’']s\b)")
+_LOWER = re.compile(rf"(?<![\w'’])([{_LOWER_LETTERS}][{_LOWER_LETTERS}’']+)\b")
+_LOCATIVE = re.compile(_LOCATIVE_PREPOSITION + rf"({_WORD})\b(?![’']s\b)")
+_EXCLAIMED = re.compile(rf"(?<![\w'’])({_WORD}),?\s?!")
 _HONORIFIC_WORDS = "|".join(sorted(h for h in STRIP_HONORIFICS if len(h) > 1))   # not "M." ("I'm Tom")
-_AFTER_HONORIFIC = re.compile(r"\b(?:" + _HONORIFIC_WORDS + r")\.?\s+([A-Z][a-z’']+)\b",
+_AFTER_HONORIFIC = re.compile(r"\b(?:" + _HONORIFIC_WORDS + rf")\.?\s+({_WORD})\b",
                               re.IGNORECASE)   # the name's own case is checked where it is counted
 # The same search on the lower-cased text (slice by slice), without IGNORECASE: 4.5x faster (0.53 ->
 # 0.12 s a novel) and the same matches wherever lower-casing keeps the length and the text has none
 # of the four non-ASCII letters IGNORECASE equates with ASCII ones ("İ", "ı", "ſ", the Kelvin sign).
-_AFTER_HONORIFIC_LOWER = re.compile(r"\b(?:" + _HONORIFIC_WORDS + r")\.?\s+([a-z][a-z’']+)\b")
+_AFTER_HONORIFIC_LOWER = re.compile(r"\b(?:" + _HONORIFIC_WORDS + rf")\.?\s+([{_LOWER_LETTERS}][{_LOWER_LETTERS}’']+)\b")
 _CASE_FOLDED_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
 _SHIP_PARTS = r"(?:deck|decks|hull|keel|bows?|stern|masts?|sails?|crew|boats?|anchor|cabin|hold|rigging|helm)"
-_SHIP = re.compile(r"\b(?:aboard|on board(?: of)?)\s+the\s+([A-Z][a-z’']+)\b(?![’']s\b)"
-                   r"|\b[Tt]he\s+([A-Z][a-z’']+)[’']s\s+" + _SHIP_PARTS + r"\b")
+_SHIP = re.compile(rf"\b(?:aboard|on board(?: of)?)\s+the\s+({_WORD})\b(?![’']s\b)"
+                   rf"|\b[Tt]he\s+({_WORD})[’']s\s+" + _SHIP_PARTS + r"\b")
 MIN_SHIP = 2
-_OWNED_PLACE = re.compile(r"(?<![\w'’])([A-Z][a-z’']+)[’']s\s+([A-Z][a-z]+)\b")   # "Tellson's Bank"
+_OWNED_PLACE = re.compile(rf"(?<![\w'’])({_WORD})[’']s\s+([A-Z][a-z]+)\b")   # "Tellson's Bank"
 MIN_OWNED_PLACE = 2
-_THE_NAME = re.compile(r"\b[Tt]he\s+([A-Z][a-z’']+)\b(?![’']s\b)")
+_THE_NAME = re.compile(rf"\b[Tt]he\s+({_WORD})\b(?![’']s\b)")
 _SPEECH_VERBS = ("said|says|cried|asked|replied|returned|answered|exclaimed|whispered|rejoined|retorted|observed|"
                  "remarked|inquired|added|repeated|muttered|shrieked|growled|continued|interposed|urged|pursued")
-_SPOKEN = re.compile(rf"\b(?:{_SPEECH_VERBS})\s+[Tt]he\s+([A-Z][a-z’']+)\b"
-                     rf"|\b[Tt]he\s+([A-Z][a-z’']+)\s+(?:{_SPEECH_VERBS})\b")
+_SPOKEN = re.compile(rf"\b(?:{_SPEECH_VERBS})\s+[Tt]he\s+({_WORD})\b"
+                     rf"|\b[Tt]he\s+({_WORD})\s+(?:{_SPEECH_VERBS})\b")
 # a dialogue tag after the closing quote: “…,” said Grantaire / “…!” Grantaire cried
 _TAGGED_SPEAKER = re.compile(rf"[,!?—-][”\"’']\s+(?:{_SPEECH_VERBS})\s+([A-Z][^\W\d_]+)\b(?![’'-])"
                              rf"|[,!?—-][”\"’']\s+([A-Z][^\W\d_]+)\s+(?:{_SPEECH_VERBS})\b")
 _THE_BEFORE = re.compile(r"\b[Tt]he\s+$")
+_LOCATIVE_BEFORE = re.compile(_LOCATIVE_PREPOSITION + r"(?:the\s+)?$")
 _SPEECH_BEFORE = re.compile(rf"\b(?:{_SPEECH_VERBS})\s+[Tt]he\s+$")
 _SPEECH_AFTER = re.compile(rf"\s+(?:{_SPEECH_VERBS})\b")
 THE_SHARE = 0.5
@@ -133,13 +139,25 @@ SLICE_CHARS = 1 << 18   # a slice's words as a list: ~2.5 MB
 MARGIN_CHARS = 4096   # right context a slice's search may read past its end (a match is far shorter)
 
 
-def _word_counts(pattern: re.Pattern, text: str, lower: bool = False) -> Counter:
-    """Counts of ``pattern``'s one group over ``text`` (lower-cased if ``lower``), slice by slice."""
+def _key(word: str) -> str:
+    """A counted word as a name key spells it: accent-folded, lower-cased ("Mozháysk" → mozhaysk)."""
+    return fold_accents(word).lower()
+
+
+def _keyed(found: Iterable[str] | Counter) -> Counter:
+    """Counts of ``found`` (words, or a Counter of them) by :func:`_key`, each distinct word folded once."""
+    out: Counter = Counter()
+    for word, n in Counter(found).items():
+        out[_key(word)] += n
+    return out
+
+
+def _word_counts(pattern: re.Pattern, text: str) -> Counter:
+    """Counts of ``pattern``'s one group over ``text`` by :func:`_key`, slice by slice."""
     out: Counter = Counter()
     for _start, piece in chunks(text, SLICE_CHARS):   # findall on a whole long book lists every word at once
-        found = pattern.findall(piece)
-        out.update(map(str.lower, found) if lower else found)
-    return out
+        out.update(pattern.findall(piece))
+    return _keyed(out)
 
 
 @dataclass
@@ -154,31 +172,31 @@ class NameEvidence:
 
     @cached_property
     def capital_mid(self) -> Counter:
-        """Capitalised occurrences that do not start a sentence, by lower-cased word."""
+        """Capitalised occurrences that do not start a sentence, by key."""
         out = Counter()
         text = self.text
         for m in _CAP.finditer(text):
             before = text[max(0, m.start() - 3):m.start()]
             if not _SENT_START.search(before):
-                out[m.group(1).lower()] += 1
-        return out
+                out[m.group(1)] += 1
+        return _keyed(out)
 
     @cached_property
     def capital(self) -> Counter:
-        return _word_counts(_CAP, self.text, lower=True)
+        return _word_counts(_CAP, self.text)
 
     @cached_property
     def locative(self) -> Counter:
-        return Counter(map(str.lower, _LOCATIVE.findall(self.text)))
+        return _keyed(_LOCATIVE.findall(self.text))
 
     @cached_property
     def exclaimed(self) -> Counter:
-        """Capitalised words followed by "!" ("Halloa!", "Aha, !" too), by lower-cased word."""
-        return Counter(map(str.lower, _EXCLAIMED.findall(self.text)))
+        """Capitalised words followed by "!" ("Halloa!", "Aha, !" too), by key."""
+        return _keyed(_EXCLAIMED.findall(self.text))
 
     @cached_property
     def after_honorific(self) -> Counter:
-        """Capitalised words right after an honorific ("Mr. Jonas"), by lower-cased word."""
+        """Capitalised words right after an honorific ("Mr. Jonas"), by key."""
         text = self.text
         out, resume = Counter(), 0
         if not any(c in text for c in _CASE_FOLDED_TO_ASCII):
@@ -199,8 +217,8 @@ class NameEvidence:
                         out[lowered[a:b]] += 1
                     resume = start + m.end()
             else:
-                return out
-        return Counter(m.group(1).lower() for m in _AFTER_HONORIFIC.finditer(text) if m.group(1)[0].isupper())
+                return _keyed(out)
+        return _keyed(m.group(1) for m in _AFTER_HONORIFIC.finditer(text) if m.group(1)[0].isupper())
 
     def interjection(self, word: str) -> bool:
         """Written at least twice, never mid-sentence nor after an honorific, mostly followed by "!"."""
@@ -225,15 +243,26 @@ class NameEvidence:
             return False
         return singular in NATIONALITIES or self.capital.get(singular, 0) + self.lower.get(singular, 0) >= 2
 
-    def place_like(self, word: str) -> bool:
-        loc = self.locative.get(word, 0)
-        return loc >= MIN_LOCATIVE and loc >= LOCATIVE_SHARE * max(1, self.capital.get(word, 0))
+    def place_like(self, key: str) -> bool:
+        """The book puts the name after a locative preposition ("at Longbourn", "to Mozháysk") at
+        least ``MIN_LOCATIVE`` times and in ``LOCATIVE_SHARE`` of its capitalised occurrences. A
+        name of two or three words ("at Combe Magna", "in Vanity Fair") must not start with a first
+        name ("to John Hill")."""
+        words = key.split()
+        if len(words) == 1:
+            loc, cap = self.locative.get(key, 0), self.capital.get(key, 0)
+        elif len(words) > 3 or self.locative.get(words[0], 0) < MIN_LOCATIVE or _starts_with_first_name(key):
+            return False   # most names: no text scan
+        else:
+            counts = self._phrase_counts(words)
+            cap, loc = counts[0], counts[3]
+        return loc >= MIN_LOCATIVE and loc >= LOCATIVE_SHARE * max(1, cap)
 
     @cached_property
     def shipped(self) -> Counter:
         """Capitalised words written as a ship ("aboard the Pequod", "the Pequod's deck"), by
         lower-cased word."""
-        return Counter((m.group(1) or m.group(2)).lower() for m in _SHIP.finditer(self.text))
+        return _keyed(m.group(1) or m.group(2) for m in _SHIP.finditer(self.text))
 
     def ship_named(self, word: str) -> bool:
         """A one-word "person" the book boards or gives a deck, hull, crew … (``MIN_SHIP`` times,
@@ -243,9 +272,8 @@ class NameEvidence:
     @cached_property
     def owned_places(self) -> Counter:
         """Capitalised words written as the owner of a place or institution ("Tellson's Bank",
-        "Jackson's Island": the second word a place head), by lower-cased word."""
-        return Counter(m.group(1).lower() for m in _OWNED_PLACE.finditer(self.text)
-                       if m.group(2).lower() in PLACE_HEADS)
+        "Jackson's Island": the second word a place head), by key."""
+        return _keyed(m.group(1) for m in _OWNED_PLACE.finditer(self.text) if m.group(2).lower() in PLACE_HEADS)
 
     def names_a_place(self, word: str) -> bool:
         """A one-word "person" that names a place or institution (``MIN_OWNED_PLACE`` times) and is
@@ -257,19 +285,19 @@ class NameEvidence:
 
     @cached_property
     def after_the(self) -> Counter:
-        """Capitalised words written after "the" ("the Republic"; not "the Jew's"), by lower-cased word."""
-        return Counter(map(str.lower, _THE_NAME.findall(self.text)))
+        """Capitalised words written after "the" ("the Republic"; not "the Jew's"), by key."""
+        return _keyed(_THE_NAME.findall(self.text))
 
     @cached_property
     def spoken(self) -> Counter:
         """Capitalised words after "the" that say something ("said the Jew", "the Dodger replied")."""
-        return Counter(fold_accents(m.group(1) or m.group(2)).lower() for m in _SPOKEN.finditer(self.text))
+        return _keyed(m.group(1) or m.group(2) for m in _SPOKEN.finditer(self.text))
 
     @cached_property
     def tagged_speakers(self) -> Counter:
         """Capitalised words that speak in a dialogue tag right after a closing quote ("…,” said
         Grantaire"), by accent-folded lower-cased word."""
-        return Counter(fold_accents(m.group(1) or m.group(2)).lower() for m in _TAGGED_SPEAKER.finditer(self.text))
+        return _keyed(m.group(1) or m.group(2) for m in _TAGGED_SPEAKER.finditer(self.text))
 
     def thing_named(self, key: str) -> bool:
         """A "person" of one to three words written "the X" in at least ``THE_SHARE`` of its
@@ -288,7 +316,7 @@ class NameEvidence:
         elif self.after_the.get(words[0], 0) < THE_SHARE * MIN_THE:   # most names: no text scan
             return False
         else:
-            cap, the, spoken = self._phrase_counts(words)
+            cap, the, spoken, _placed = self._phrase_counts(words)
         return cap >= MIN_THE and the >= THE_SHARE * cap and not spoken
 
     def speaks(self, key: str) -> bool:
@@ -303,21 +331,23 @@ class NameEvidence:
             return False
         return self._phrase_counts(words)[2] >= MIN_SPOKEN
 
-    def _phrase_counts(self, words: list[str]) -> tuple[int, int, int]:
-        """(capitalised occurrences, those after "the", those that speak) of a name of several
-        words: one scan for the name itself, its context read around each."""
+    def _phrase_counts(self, words: list[str]) -> tuple[int, int, int, int]:
+        """(capitalised occurrences, those after "the", those that speak, those after a locative
+        preposition) of a name of several words: one scan for the name itself, its context read
+        around each."""
         body = r"\s+".join(re.escape(w[:1].upper() + w[1:]) for w in words)
         text = self.text
-        cap = the = spoken = 0
+        cap = the = spoken = placed = 0
         for m in re.finditer(rf"{body}\b(?![’']s\b)", text):   # a literal first: a fast scan
             if m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_'’"):
                 continue
             cap += 1
+            placed += bool(_LOCATIVE_BEFORE.search(text, max(0, m.start() - 40), m.start()))
             if _THE_BEFORE.search(text, max(0, m.start() - 40), m.start()):
                 the += 1
                 spoken += bool(_SPEECH_BEFORE.search(text, max(0, m.start() - 40), m.start())
                                or _SPEECH_AFTER.match(text, m.end()))
-        return cap, the, spoken
+        return cap, the, spoken, placed
 
     def place_named(self, key: str) -> bool:
         """Several words starting with a place word ("Castle Dracula", "Castle of Dracula", "Lake
