@@ -470,6 +470,12 @@ def test_plurals_naming_a_group_are_not_people_but_families_are():
     assert never_a_name("lor") and never_a_name("mein gott") and not never_a_name("lord godalming")   # oaths
     assert never_a_name("lemme") and never_a_name("gimme")   # Tom Sawyer's "Lemme see", a person ×5
     assert never_a_name("cossack") and not never_a_name("spaniard")   # War and Peace ×75; Tom Sawyer's disguise
+    # a city's people, a party's followers, a French oath: Les Misérables' "Parisian" ×17, "Woe to him" ×14,
+    # Monte Cristo's "a Bonapartist" ×13, "Pardieu!" ×13
+    assert all(never_a_name(w) for w in ("parisian", "genoese", "bonapartist", "royalist", "pardieu", "woe"))
+    assert not never_a_name("paris") and not never_a_name("bonaparte")
+    les_mis = NameEvidence(load_document(DATA / "books" / "135-les-miserables.txt").text)
+    assert les_mis.group_plural("romans", set())   # a nationality's plural, though Roman is a first name
 
 
 def test_styles_of_address_are_no_entities(tmp_path, nlp):

@@ -238,10 +238,14 @@ class NameEvidence:
         if len(word) < 4 or not word.endswith("s") or word.endswith("ss"):
             return False
         singular = word[:-1]
-        male, female = _first_names()
-        if singular in family_words or singular in male or singular in female:
+        if singular in family_words:
             return False
-        return singular in NATIONALITIES or self.capital.get(singular, 0) + self.lower.get(singular, 0) >= 2
+        if singular in NATIONALITIES:   # "Romans", though Roman is a first name
+            return True
+        male, female = _first_names()
+        if singular in male or singular in female:
+            return False
+        return self.capital.get(singular, 0) + self.lower.get(singular, 0) >= 2
 
     def place_like(self, key: str) -> bool:
         """The book puts the name after a locative preposition ("at Longbourn", "to Mozháysk") at

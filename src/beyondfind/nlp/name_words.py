@@ -12,21 +12,28 @@ NATIONALITIES = frozenset("""english french german italian spanish dutch russian
     welsh british indian chinese greek roman latin turkish swiss swedish danish polish austrian prussian
     portuguese egyptian arab arabian persian jewish christian catholic protestant englishman englishmen
     frenchman frenchmen englishwoman frenchwoman european asian african yankee
-    cossack tartar tatar hungarian norwegian belgian mexican canadian japanese hindoo hindu""".split())
+    cossack tartar tatar hungarian norwegian belgian mexican canadian japanese hindoo hindu
+    parisian genoese maltese venetian florentine neapolitan milanese londoner muscovite""".split())
 # (not "Spaniard", "Jew", "Turk", "Corsican": "the Spaniard" is Injun Joe's disguise in Tom Sawyer,
-# "the Jew" Fagin; War and Peace's "Cossack" ×75 was a person's row)
+# "the Jew" Fagin; War and Peace's "Cossack" ×75 was a person's row; a city's people, "a Parisian
+# sensation", "a Genoese tartan": rows of Les Misérables ×17 and Monte Cristo ×10)
+# followers of a party ("he was a Bonapartist", "a Royalist"): Monte Cristo ×13, Les Misérables ×10
+PARTISANS = frozenset("bonapartist bonapartists royalist royalists jacobin jacobins girondin girondins "
+                      "republican republicans tory tories whig whigs".split())
 HOLIDAYS = frozenset("christmas easter michaelmas whitsuntide candlemas lent sabbath midsummer".split())
 ADDRESS_WORDS = frozenset("""papa mamma mama mammy pa ma grandpapa grandmamma grandma grandpa granny nurse missis
     missus ma'am sir madam mister master miss mrs mr baby heaven god lord providence fate nature fortune
     chapter volume book part letter journal diary alas hallo hullo amen lor jove gott mein dieu mon
-    majesty ladyship lordship excellency highness sire mum mummy dad daddy lookee""".split())
-# ("Lor!", "By Jove!", "Mein Gott!", "Mon Dieu!": oaths, listed as persons in Oliver Twist and Dracula;
+    majesty ladyship lordship excellency highness sire mum mummy dad daddy lookee
+    pardieu parbleu morbleu sacrebleu woe""".split())
+# ("Lor!", "By Jove!", "Mein Gott!", "Mon Dieu!", "Pardieu!", "Woe to him …!": oaths and cries, listed
+# as persons in Oliver Twist and Dracula, Monte Cristo ×13 and Les Misérables ×14;
 # "His Majesty", "her Ladyship", "yes, Mum": styles of address, rows in War and Peace ×68, Vanity Fair
 # ×38, Great Expectations ×21, Alice ×12; "Lookee": Great Expectations' "look ye")
 # dialect spellings of a verb and a pronoun that open a sentence: Tom Sawyer's "Lemme see" (×5, a
 # person's row), "Gimme"
 CONTRACTIONS = frozenset("lemme gimme dunno gonna wanna gotta mebbe".split())
-NEVER_NAMES = MONTHS | WEEKDAYS | HOLIDAYS | NATIONALITIES | ADDRESS_WORDS | CONTRACTIONS
+NEVER_NAMES = MONTHS | WEEKDAYS | HOLIDAYS | NATIONALITIES | PARTISANS | ADDRESS_WORDS | CONTRACTIONS
 # last words that make a name a place, building or institution ("Donwell Abbey", "Tellson's Bank")
 PLACE_HEADS = frozenset({
     "abbey", "bank", "bar", "bridge", "castle", "chapel", "church", "city", "club", "college", "company",
