@@ -550,6 +550,12 @@ def test_a_name_the_book_boards_is_a_ship():
     assert not any(moby.ship_named(w) for w in ("ahab", "starbuck", "queequeg", "stubb", "captain"))
     twist = NameEvidence(load_document(DATA / "books" / "730-oliver-twist.txt").text)
     assert not twist.ship_named("dodger") and not twist.ship_named("jew")   # persons written "the X"
+    # Monte Cristo italicises its ship ("on board the _Pharaon_", "mate of the _Pharaon_"): a person ×58 until
+    # annotator version 40; its sailors are no ships
+    cristo = NameEvidence(load_document(DATA / "books" / "1184-count-of-monte-cristo.txt").text)
+    assert cristo.ship_named("pharaon")
+    assert not any(cristo.ship_named(w) for w in ("dantes", "danglars", "morrel", "caderousse", "fernand"))
+    assert cristo.place_named("hotel de londres") and cristo.place_named("palais de justice")
 
 
 def test_words_a_book_writes_the_x_that_name_no_being_are_places_not_persons():

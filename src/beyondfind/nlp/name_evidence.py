@@ -68,8 +68,9 @@ _AFTER_HONORIFIC = re.compile(r"\b(?:" + _HONORIFIC_WORDS + rf")\.?\s+({_WORD})\
 _AFTER_HONORIFIC_LOWER = re.compile(r"\b(?:" + _HONORIFIC_WORDS + rf")\.?\s+([{_LOWER_LETTERS}][{_LOWER_LETTERS}’']+)\b")
 _CASE_FOLDED_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
 _SHIP_PARTS = r"(?:deck|decks|hull|keel|bows?|stern|masts?|sails?|crew|boats?|anchor|cabin|hold|rigging|helm)"
-_SHIP = re.compile(rf"\b(?:aboard|on board(?: of)?)\s+the\s+({_WORD})\b(?![’']s\b)"
-                   rf"|\b[Tt]he\s+({_WORD})[’']s\s+" + _SHIP_PARTS + r"\b")
+# boarded, or its crew, captain … ("on board the _Pharaon_": Gutenberg's italics may mark the name)
+_SHIP = re.compile(rf"\b(?:aboard|on board(?: of)?|(?:captain|commander|mate|crew|owners?) of)\s+the\s+_?({_WORD})_?\b"
+                   rf"(?![’']s\b)|\b[Tt]he\s+_?({_WORD})_?[’']s\s+" + _SHIP_PARTS + r"\b")
 MIN_SHIP = 2
 _OWNED_PLACE = re.compile(rf"(?<![\w'’])({_WORD})[’']s\s+([A-Z][a-z]+)\b")   # "Tellson's Bank"
 MIN_OWNED_PLACE = 2
@@ -269,8 +270,8 @@ class NameEvidence:
         return _keyed(m.group(1) or m.group(2) for m in _SHIP.finditer(self.text))
 
     def ship_named(self, word: str) -> bool:
-        """A one-word "person" the book boards or gives a deck, hull, crew … (``MIN_SHIP`` times,
-        always after "the"): a ship, not a person."""
+        """A one-word "person" the book boards or gives a deck, hull, crew, captain, mate …
+        (``MIN_SHIP`` times, always after "the"): a ship, not a person."""
         return self.shipped.get(word, 0) >= MIN_SHIP
 
     @cached_property
