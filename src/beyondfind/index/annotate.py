@@ -215,17 +215,17 @@ def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
     ("Americans"); "persons" the book treats as places ("at Longbourn", "to Mozháysk", "at Combe
     Magna"; not a dialogue tag's speaker, nor ending in a surname the book writes after an
     honorific), and "persons" the gazetteer knows as places unless the book writes them as part of
-    a person's name, become LOC; "persons" named
-    like a place ("Russell Square") FAC, and so do one-word "persons" that own a place ("Tellson's
-    Bank"; no first name, nor a surname the book gives a person: "Mr. Jaggers"); one-word
-    "persons" the book boards ("aboard the Pequod") VEH; "persons" written "the X" that end in
-    no noun for a being and never speak ("the Republic", "the Sacred Wafer") LOC; one-word names
-    of another label that the book writes after a person's honorific ("Renfield" and a stray
-    "Mr. Renfield" FAC beside "Mr. Renfield" PER; not a known place nor used like one), and
-    first name + such a surname ("Charley Bates" ORG beside "Master Bates"; not named like a
-    place: "Hill Street") become PER, as do one-word plurals of a surname the book writes after a
-    family's honorific ("the Eltons", ORG ×13 beside "Mrs. Elton"; Anna Karenina's "the
-    Shtcherbatskys", Little Women's "the Marches", though WordNet knows the Welsh Marches)."""
+    a person's name, become LOC; "persons" named like a place ("Russell Square") FAC, and so do
+    one-word "persons" that own a place ("Tellson's Bank"; no first name, nor a surname the book
+    gives a person: "Mr. Jaggers"); one-word "persons" the book boards ("aboard the Pequod") VEH;
+    "persons" written "the X" that end in no noun for a being and never speak ("the Republic",
+    "the Sacred Wafer") LOC; one-word names of another label that the book writes after a
+    person's honorific ("Renfield" and a stray "Mr. Renfield" FAC beside "Mr. Renfield" PER; not
+    a known place nor used like one), and first name + such a surname ("Charley Bates" ORG beside
+    "Master Bates"; not named like a place: "Hill Street") become PER, as do one-word plurals of a
+    surname the book writes after a family's honorific ("the Eltons", ORG ×13 beside "Mrs.
+    Elton"; Anna Karenina's "the Shtcherbatskys", Little Women's "the Marches", though WordNet
+    knows the Welsh Marches)."""
     evidence = NameEvidence(document.text)
     per = spool.key_counts(per=True)
     after_honorific = _with_particles_dropped(spool.key_counts(per=True, with_honorific=True))

@@ -41,6 +41,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 from .name_words import NATIONALITIES, PLACE_FIRST_WORDS, PLACE_HEADS
 from .names import STRIP_HONORIFICS, _first_names, fold_accents
@@ -161,6 +162,16 @@ def _word_counts(pattern: re.Pattern, text: str) -> Counter:
     return _keyed(out)
 
 
+class PhraseCounts(NamedTuple):
+    """A name's capitalised occurrences (:meth:`NameEvidence._phrase_counts`), and how many of them
+    follow "the", say something ("said the X"), follow a locative preposition ("at Combe Magna")."""
+
+    capitalised: int
+    after_the: int
+    spoken: int
+    placed: int
+
+
 @dataclass
 class NameEvidence:
     """Counts over the whole text, computed once per book."""
@@ -260,13 +271,12 @@ class NameEvidence:
             return False   # most names: no text scan
         else:
             counts = self._phrase_counts(words)
-            cap, loc = counts[0], counts[3]
+            cap, loc = counts.capitalised, counts.placed
         return loc >= MIN_LOCATIVE and loc >= LOCATIVE_SHARE * max(1, cap)
 
     @cached_property
     def shipped(self) -> Counter:
-        """Capitalised words written as a ship ("aboard the Pequod", "the Pequod's deck"), by
-        lower-cased word."""
+        """Capitalised words written as a ship ("aboard the Pequod", "the Pequod's deck"), by key."""
         return _keyed(m.group(1) or m.group(2) for m in _SHIP.finditer(self.text))
 
     def ship_named(self, word: str) -> bool:
@@ -301,7 +311,7 @@ class NameEvidence:
     @cached_property
     def tagged_speakers(self) -> Counter:
         """Capitalised words that speak in a dialogue tag right after a closing quote ("…,” said
-        Grantaire"), by accent-folded lower-cased word."""
+        Grantaire"), by key."""
         return _keyed(m.group(1) or m.group(2) for m in _TAGGED_SPEAKER.finditer(self.text))
 
     def thing_named(self, key: str) -> bool:
@@ -321,7 +331,8 @@ class NameEvidence:
         elif self.after_the.get(words[0], 0) < THE_SHARE * MIN_THE:   # most names: no text scan
             return False
         else:
-            cap, the, spoken, _placed = self._phrase_counts(words)
+            counts = self._phrase_counts(words)
+            cap, the, spoken = counts.capitalised, counts.after_the, counts.spoken
         return cap >= MIN_THE and the >= THE_SHARE * cap and not spoken
 
     def speaks(self, key: str) -> bool:
@@ -334,12 +345,11 @@ class NameEvidence:
             return self.spoken.get(key, 0) + self.tagged_speakers.get(key, 0) >= MIN_SPOKEN
         if not 1 < len(words) <= 3 or self.after_the.get(words[0], 0) < MIN_SPOKEN:   # most names: no scan
             return False
-        return self._phrase_counts(words)[2] >= MIN_SPOKEN
+        return self._phrase_counts(words).spoken >= MIN_SPOKEN
 
-    def _phrase_counts(self, words: list[str]) -> tuple[int, int, int, int]:
-        """(capitalised occurrences, those after "the", those that speak, those after a locative
-        preposition) of a name of several words: one scan for the name itself, its context read
-        around each."""
+    def _phrase_counts(self, words: list[str]) -> PhraseCounts:
+        """The capitalised occurrences of a name of several words and their contexts: one scan for
+        the name itself, its context read around each."""
         body = r"\s+".join(re.escape(w[:1].upper() + w[1:]) for w in words)
         text = self.text
         cap = the = spoken = placed = 0
@@ -352,7 +362,7 @@ class NameEvidence:
                 the += 1
                 spoken += bool(_SPEECH_BEFORE.search(text, max(0, m.start() - 40), m.start())
                                or _SPEECH_AFTER.match(text, m.end()))
-        return cap, the, spoken, placed
+        return PhraseCounts(cap, the, spoken, placed)
 
     def place_named(self, key: str) -> bool:
         """Several words starting with a place word ("Castle Dracula", "Castle of Dracula", "Lake
