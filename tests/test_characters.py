@@ -473,6 +473,7 @@ def test_plurals_naming_a_group_are_not_people_but_families_are():
     # a city's people, a party's followers, a French oath: Les Misérables' "Parisian" ×17, "Woe to him" ×14,
     # Monte Cristo's "a Bonapartist" ×13, "Pardieu!" ×13
     assert all(never_a_name(w) for w in ("parisian", "genoese", "bonapartist", "royalist", "pardieu", "woe"))
+    assert never_a_name("thy") and never_a_name("serene highness")   # War and Peace's prayers ×27, a style ×31
     assert not never_a_name("paris") and not never_a_name("bonaparte")
     les_mis = NameEvidence(load_document(DATA / "books" / "135-les-miserables.txt").text)
     assert les_mis.group_plural("romans", set())   # a nationality's plural, though Roman is a first name
