@@ -10,6 +10,7 @@ from beyondfind.features import FEATURE_GROUPS, FEATURE_NAMES, extract_features
 from beyondfind.features.keywords import keywords, mine_keywords
 from beyondfind.nlp.names import parse_name
 from beyondfind.ranking import ldm
+from beyondfind.ranking.objective import Objective
 
 
 def test_features_are_named_and_grouped(huck):
@@ -127,8 +128,10 @@ def test_model_with_unknown_features_is_refused(tmp_path):
         ldm.LDMModel.load(tmp_path / "m")
 
 
-def test_training_learns_from_labels(huck):
-    """A tiny lambdarank fit on Huck Finn judgments beats a random order on its own training data."""
+@pytest.mark.parametrize("objective", list(Objective))
+def test_training_learns_from_labels(huck, objective):
+    """A tiny fit on Huck Finn judgments, with either objective, beats a random order on its own
+    training data; regression's raw score is an expected gain (its mean is the judged mean)."""
     from beyondfind.datasets.judgments import load_book_judgments
     from beyondfind.evaluation.books import evaluate_ranking
 
@@ -137,12 +140,18 @@ def test_training_learns_from_labels(huck):
     bj = next(b for b in load_book_judgments(DATA / "judgments" / "books") if b.book.startswith("76-"))
     ts = ldm.training_set([(huck, bj)])
     assert ts.X.shape[1] == len(FEATURE_NAMES) and len(ts.groups) >= 10
-    model = ldm.train(ts, rounds=30)
+    model = ldm.train(ts, rounds=30, objective=objective)
+    assert model.meta["objective"] == objective.value
     scores = []
     for entity in bj.entities()[:6]:
         ranking = ldm.rank_ldm(huck, parse_name(entity), entity, model=model)
         scores.append(evaluate_ranking(ranking, huck, bj.by_entity[entity])[0]["nDCG@5/c"])
     assert np.mean(scores) > 0.5
+    predicted = model.trees.predict(ts.X)
+    if objective is Objective.REGRESSION:
+        assert abs(predicted.mean() - ts.y.mean()) < 0.1 and 0 <= predicted.min() and predicted.max() <= 4
+    else:   # LambdaMART's scores have no scale: only their order within a query means anything
+        assert abs(predicted.mean() - ts.y.mean()) > 0.1
 
 
 def test_text_signal_learned_on_other_books_prefers_descriptions(huck):

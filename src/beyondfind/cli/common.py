@@ -20,6 +20,22 @@ def add_nlp_option(p: argparse.ArgumentParser) -> None:
                    help="spaCy pipeline: installed name, path, or 'blank' (default: the shipped pipeline)")
 
 
+def add_objective_option(p: argparse.ArgumentParser) -> None:
+    from ..ranking.objective import DEFAULT_OBJECTIVE, Objective
+
+    names = ", ".join(o.value for o in Objective)
+
+    def objective(text: str) -> Objective:
+        try:
+            return Objective(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"unknown objective {text!r}; choose one of {names}") from None
+
+    p.add_argument("--objective", type=objective, default=DEFAULT_OBJECTIVE, metavar="{" + names.replace(", ", ",") + "}",
+                   help=f"what LDM's trees fit: the judged gain (regression) or nDCG (lambdarank, the paper's "
+                        f"LambdaMART); default {DEFAULT_OBJECTIVE.value}")
+
+
 def add_processes_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--processes", type=positive_int, default=None, metavar="N",
                    help="processes annotating a long document (default: up to 2, one per core)")

@@ -6,7 +6,8 @@ import sys
 from pathlib import Path
 
 from .. import BeyondfindError
-from .common import add_library_option, add_nlp_option, add_processes_option, open_search, positive_int
+from .common import (add_library_option, add_nlp_option, add_objective_option, add_processes_option, open_search,
+                     positive_int)
 
 DEFAULT_BOOK_METHODS = "find,entity-find,bm25,bm25-b0,lm,plm,semantic,lrm-ef,lrm-dl,lrm,ldm"
 
@@ -25,6 +26,7 @@ def add_parsers(sub) -> None:
     b.add_argument("--seeds", type=positive_int, default=None, metavar="N",
                    help="also retrain LDM with N LightGBM seeds (one training set per fold) and report the "
                         "mean and spread of its condensed nDCG@5 and nDCG@1: one seed's difference is often noise")
+    add_objective_option(b)
     add_library_option(b)
     add_nlp_option(b)
     add_processes_option(b)
@@ -79,8 +81,10 @@ def run_books(args) -> int:
     if "ldm" in methods:
         from ..ranking.ldm import leave_one_book_out_runner
 
-        runner = leave_one_book_out_runner(merge_judgments(*sets), books_dir, search.book_for, run_method)
-        print("ldm: leave-one-book-out (trained on the other books' judgments of every folder)", file=sys.stderr)
+        runner = leave_one_book_out_runner(merge_judgments(*sets), books_dir, search.book_for, run_method,
+                                           objective=args.objective)
+        print(f"ldm: leave-one-book-out ({args.objective.value}; trained on the other books' judgments of every "
+              "folder)", file=sys.stderr)
     for folder, judgments in zip(folders, sets):
         if len(folders) > 1:
             print(f"# {folder.name}\n")

@@ -7,19 +7,20 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .common import add_library_option, add_nlp_option, add_processes_option, open_search
+from .common import add_library_option, add_nlp_option, add_objective_option, add_processes_option, open_search
 
 
 def add_parsers(sub) -> None:
     p = sub.add_parser("train", help="train learned models")
     s = p.add_subparsers(dest="train_command", required=True)
-    t = s.add_parser("ldm", help="LambdaMART ranker: leave-one-book-out report, then train on all judged books")
+    t = s.add_parser("ldm", help="learned ranker (LDM): leave-one-book-out report, then train on all judged books")
     t.add_argument("--judgments", type=Path, required=True, action="append",
                    help="a judgments folder (repeat for characters and places); trains on all of them")
     t.add_argument("--books", type=Path, default=None)
     t.add_argument("--output", type=Path, default=None, help="model path without suffix (default: the package's)")
     t.add_argument("--report", type=Path, default=Path("reports"), help="folder for the importance chart")
     t.add_argument("--ablation", action="store_true", help="also cross-validate without each feature group")
+    add_objective_option(t)
     add_library_option(t)
     add_nlp_option(t)
     add_processes_option(t)
@@ -46,7 +47,7 @@ def run_ldm(args) -> int:
     books_dir = args.books or args.judgments[0].resolve().parent.parent / "books"
     search = open_search(args)
     print("leave-one-book-out (train on the other books, test on this one):")
-    runner = ldm.leave_one_book_out_runner(judgments, books_dir, search.book_for, run_method)
+    runner = ldm.leave_one_book_out_runner(judgments, books_dir, search.book_for, run_method, objective=args.objective)
     scores = report.lobo_scores(judgments, books_dir, search.book_for, run_method, runner=runner)
     print(f"{'held-out book':30} {'nDCG@5/c':>9} {'P@5/c':>7} {'nDCG@5':>7} {'unj@5':>6}")
     for book in [bj.book for bj in judgments] + ["mean"]:
@@ -54,7 +55,8 @@ def run_ldm(args) -> int:
         print(f"{book:30} {row['nDCG@5/c']:9.3f} {row['P@5/c']:7.3f} {row['nDCG@5']:7.3f} {row['unjudged@5']:6.2f}")
     if args.ablation:
         print("\nfeature-group ablation (mean condensed nDCG@5, leave-one-book-out):")
-        for name, value in report.group_ablation(judgments, books_dir, search.book_for, run_method).items():
+        for name, value in report.group_ablation(judgments, books_dir, search.book_for, run_method,
+                                                       args.objective).items():
             print(f"  {name:12} {value:.3f}")
     held = ldm.held_out_scores(judgments, books_dir, search.book_for, runner)
     calibrations = {}
@@ -69,7 +71,7 @@ def run_ldm(args) -> int:
     print("\ntraining the final model on all judged books …", file=sys.stderr)
     meta = {"trained_on": [bj.book for bj in judgments], "lobo_ndcg5_condensed": round(scores["mean"]["nDCG@5/c"], 4),
             **{key: c.to_dict() for key, c in calibrations.items()}}
-    model, text_model, ts = ldm.train_final(judgments, books_dir, search.book_for, meta)
+    model, text_model, ts = ldm.train_final(judgments, books_dir, search.book_for, meta, args.objective)
     model.meta["pairs"] = int(len(ts.y))
     out = args.output or ldm.SHIPPED_MODEL
     model.save(out)

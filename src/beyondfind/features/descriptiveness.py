@@ -43,8 +43,8 @@ FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
     # learned from judged passages of other books (text_signal.py): the whole signal, and its word-vector part
     "text": ("text.descriptive", "text.vectors"),
     "query": ("query.place",),       # the query names a place or an institution, not a person
-    # each passage against the query's other candidates (LambdaMART compares within a query, but a
-    # frequent character's counts are not a rare one's): share of the best value, rank, pool size
+    # each passage against the query's other candidates (a frequent character's counts are not a
+    # rare one's, and the regression trees see one passage at a time): share of the best value, rank, pool size
     "relative": ("relative.score", "relative.ef", "relative.bm25_b0", "relative.text", "relative.score_rank",
                  "relative.candidates"),
 }

@@ -1,1 +1,1 @@
-"""Ranking: LDM, the learned descriptiveness model (LambdaMART over named features)."""
+"""Ranking: LDM, the learned descriptiveness model (gradient-boosted trees over named features)."""

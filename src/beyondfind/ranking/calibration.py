@@ -1,5 +1,5 @@
-"""Scores a reader can read: LDM's raw LambdaMART score → the probability that a judge would call
-the passage Good or Perfect.
+"""Scores a reader can read: LDM's raw score (an expected gain, or LambdaMART's unscaled score) →
+the probability that a judge would call the passage Good or Perfect.
 
 Platt scaling (Platt 1999, "Probabilistic outputs for support vector machines"):
 P(gain ≥ 2 | s) = 1 / (1 + exp(−(a·s + b))), fitted by Newton's method on scores the model gave to

@@ -1,9 +1,13 @@
-"""LDM: LambdaMART (LightGBM ``lambdarank``) re-ranking LRM's candidates by descriptiveness.
+"""LDM: gradient-boosted trees (LightGBM) re-ranking LRM's candidates by descriptiveness.
 
 Training pairs are (entity, judged candidate passage) with the judgment's gain as label (Perfect 4,
-Good 2, Fair 1, Bad 0; ``label_gain`` = identity, so LightGBM optimises the same nDCG as
-:mod:`beyondfind.evaluation.measures`). A model stores its feature names and format version;
-prediction selects features by name and refuses a model whose names it cannot supply.
+Good 2, Fair 1, Bad 0). Two objectives (:class:`Objective`): the shipped ``regression`` fits the
+gain itself (least squares), so a passage's raw score is its expected gain; ``lambdarank`` is the
+seed paper's LambdaMART (``label_gain`` = identity, so LightGBM optimises the same nDCG as
+:mod:`beyondfind.evaluation.measures`). With the same trees and rounds, regression ranked the
+first passage better leave-one-book-out (docs/evaluation.md). A model stores its feature names,
+objective and format version; prediction selects features by name and refuses a model whose names
+it cannot supply.
 
 For a place or an institution LDM's order is fused (reciprocal rank fusion, :mod:`.fusion`) with
 Find's (passages holding the exact name, in book order) and BM25 b=0's: with 11 judged places
@@ -33,6 +37,7 @@ from ..retrieval.lrm import LRMSettings
 from ..retrieval.ranking import Scored, sort_scored
 from .calibration import Calibration
 from .fusion import fused, ranks
+from .objective import DEFAULT_OBJECTIVE, Objective
 from .trees import TreeEnsemble
 
 if TYPE_CHECKING:   # judgments are read by training and evaluation, not by a query
@@ -41,11 +46,16 @@ if TYPE_CHECKING:   # judgments are read by training and evaluation, not by a qu
 FORMAT_VERSION = 1
 SHIPPED_MODEL = Path(__file__).parent / "data" / "ldm"
 DEFAULT_PARAMS = {
-    "objective": "lambdarank", "metric": "ndcg", "ndcg_eval_at": [5], "label_gain": [0, 1, 2, 3, 4],
-    # small trees: ~1,500 judged pairs; chosen by leave-one-book-out nDCG@5 (3 settings tried)
+    # small trees: ~3,700 judged pairs; chosen by leave-one-book-out nDCG@5 with lambdarank (3 settings
+    # tried) and kept for regression
     "learning_rate": 0.05, "num_leaves": 3, "min_data_in_leaf": 30, "feature_fraction": 0.8,
-    "bagging_fraction": 0.8, "bagging_freq": 1, "lambdarank_truncation_level": 10, "verbose": -1,
+    "bagging_fraction": 0.8, "bagging_freq": 1, "verbose": -1,
     "seed": 7, "deterministic": True, "num_threads": 2,
+}
+OBJECTIVE_PARAMS = {
+    Objective.REGRESSION: {"objective": "regression", "metric": "l2"},
+    Objective.LAMBDARANK: {"objective": "lambdarank", "metric": "ndcg", "ndcg_eval_at": [5],
+                           "label_gain": [0, 1, 2, 3, 4], "lambdarank_truncation_level": 10},
 }
 NUM_ROUNDS = 150
 # 11 judged places against 112 characters: without a weight the trees hardly look at places
@@ -185,16 +195,19 @@ def training_set(pairs: list[tuple[IndexedBook, BookJudgments]], settings: LRMSe
     return TrainingSet(np.vstack(xs), np.array(ys), tuple(groups), feature_names)
 
 
-def train(ts: TrainingSet, rounds: int = NUM_ROUNDS, params: dict | None = None, meta: dict | None = None) -> LDMModel:
-    """LambdaMART on ``ts``; place queries' rows weigh :data:`PLACE_WEIGHT` (there are few of them)."""
+def train(ts: TrainingSet, rounds: int = NUM_ROUNDS, params: dict | None = None, meta: dict | None = None,
+          objective: Objective = DEFAULT_OBJECTIVE) -> LDMModel:
+    """Trees on ``ts`` fitting ``objective``; place queries' rows weigh :data:`PLACE_WEIGHT` (there
+    are few of them). The objective is recorded in the model's ``meta``."""
     lgb = _lightgbm()
     weight = None
     if "query.place" in ts.names:
         weight = np.where(ts.X[:, ts.names.index("query.place")] > 0, PLACE_WEIGHT, 1.0)
-    data = lgb.Dataset(ts.X, label=ts.y, group=list(ts.groups), weight=weight,
-                       feature_name=[n.replace(".", "_") for n in ts.names])
-    booster = lgb.train({**DEFAULT_PARAMS, **(params or {})}, data, num_boost_round=rounds)
-    return LDMModel.from_booster(booster, ts.names, meta)
+    data = lgb.Dataset(ts.X, label=ts.y, group=list(ts.groups) if objective is Objective.LAMBDARANK else None,
+                       weight=weight, feature_name=[n.replace(".", "_") for n in ts.names])
+    booster = lgb.train({**DEFAULT_PARAMS, **OBJECTIVE_PARAMS[objective], **(params or {})}, data,
+                        num_boost_round=rounds)
+    return LDMModel.from_booster(booster, ts.names, {"objective": objective.value, **(meta or {})})
 
 
 def is_place_query(fm: FeatureMatrix) -> bool:
@@ -278,18 +291,19 @@ def text_examples(judgments: list[BookJudgments], books_dir: Path,
 
 
 def train_final(judgments: list[BookJudgments], books_dir: Path, load_book: Callable[[Path], IndexedBook],
-                meta: dict | None = None) -> tuple[LDMModel, TextModel, TrainingSet]:
+                meta: dict | None = None,
+                objective: Objective = DEFAULT_OBJECTIVE) -> tuple[LDMModel, TextModel, TrainingSet]:
     """The shipped pair: LDM trained on every judged book (each scored by a text signal that never saw
     it) and the text signal trained on all of them, for books nobody judged."""
     examples = text_examples(judgments, books_dir, load_book)
     pairs = [(load_book(books_dir / bj.book), bj) for bj in judgments]
     ts = training_set(pairs, text_models={bj.book: fit_excluding(examples, {bj.book}) for bj in judgments})
-    return train(ts, meta=meta), fit(examples), ts
+    return train(ts, meta=meta, objective=objective), fit(examples), ts
 
 
 def leave_one_book_out_runner(judgments: list[BookJudgments], books_dir: Path, load_book: Callable[[Path], IndexedBook],
                               fallback: Callable, feature_names: tuple[str, ...] = FEATURE_NAMES,
-                              settings: LRMSettings = LRMSettings()):
+                              settings: LRMSettings = LRMSettings(), objective: Objective = DEFAULT_OBJECTIVE):
     """A ``(book, entity, method)`` runner whose "ldm" uses a model trained without that book.
 
     The text signal is cross-fitted inside each fold: a training book's passages are scored by a
@@ -320,7 +334,7 @@ def leave_one_book_out_runner(judgments: list[BookJudgments], books_dir: Path, l
         ts, text_model = fold_set(test_book)
         key = (test_book, run.seed)
         if key not in models:
-            models[key] = train(ts, params={"seed": run.seed})
+            models[key] = train(ts, params={"seed": run.seed}, objective=objective)
         return models[key], text_model
 
     def run(book: IndexedBook, entity: str, method: str):

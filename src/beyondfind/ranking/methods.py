@@ -38,7 +38,7 @@ def _ldm(book, query, settings, explain):
 
 
 _ALL = (
-    Method("ldm", "learned descriptiveness model: LambdaMART over LRM's candidates", _ldm),
+    Method("ldm", "learned descriptiveness model: boosted trees over LRM's candidates", _ldm),
     Method("lrm", "the paper's retrieval model: entity frequency, coreference, pronouns, length reward",
            lambda b, q, s, e: lrm.rank(b, q.name, s, e)),
     Method("find", "Ctrl-F: passages containing the exact string, in book order",

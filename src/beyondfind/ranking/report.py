@@ -9,22 +9,27 @@ from ..datasets.judgments import BookJudgments
 from ..evaluation.books import evaluate_books, mean_table
 from ..features import FEATURE_GROUPS, FEATURE_NAMES
 from .ldm import LDMModel, leave_one_book_out_runner
+from .objective import DEFAULT_OBJECTIVE, Objective
 
 
 def lobo_scores(judgments: list[BookJudgments], books_dir: Path, load_book: Callable, fallback: Callable,
-                feature_names: tuple[str, ...] = FEATURE_NAMES, runner=None) -> dict[str, dict[str, float]]:
+                feature_names: tuple[str, ...] = FEATURE_NAMES, runner=None,
+                objective: Objective = DEFAULT_OBJECTIVE) -> dict[str, dict[str, float]]:
     """Per held-out book (and "mean"): the mean of every measure for ``ldm`` trained on the others."""
-    runner = runner or leave_one_book_out_runner(judgments, books_dir, load_book, fallback, feature_names)
+    runner = runner or leave_one_book_out_runner(judgments, books_dir, load_book, fallback, feature_names,
+                                                 objective=objective)
     results = evaluate_books(judgments, books_dir, load_book, ["ldm"], runner)
     return {book: row for (book, _m), row in mean_table(results).items()}
 
 
-def group_ablation(judgments, books_dir, load_book, fallback) -> dict[str, float]:
+def group_ablation(judgments, books_dir, load_book, fallback,
+                   objective: Objective = DEFAULT_OBJECTIVE) -> dict[str, float]:
     """Mean condensed nDCG@5 with all features and without each group."""
-    out = {"all": lobo_scores(judgments, books_dir, load_book, fallback)["mean"]["nDCG@5/c"]}
+    out = {"all": lobo_scores(judgments, books_dir, load_book, fallback, objective=objective)["mean"]["nDCG@5/c"]}
     for group, names in FEATURE_GROUPS.items():
         keep = tuple(n for n in FEATURE_NAMES if n not in names)
-        out[f"-{group}"] = lobo_scores(judgments, books_dir, load_book, fallback, keep)["mean"]["nDCG@5/c"]
+        out[f"-{group}"] = lobo_scores(judgments, books_dir, load_book, fallback, keep,
+                                       objective=objective)["mean"]["nDCG@5/c"]
     return out
 
 
