@@ -469,6 +469,7 @@ def test_plurals_naming_a_group_are_not_people_but_families_are():
     assert never_a_name("christmas") and never_a_name("merry christmas")   # Little Women's, tagged PER 35 and 5 times
     assert never_a_name("lor") and never_a_name("mein gott") and not never_a_name("lord godalming")   # oaths
     assert never_a_name("lemme") and never_a_name("gimme")   # Tom Sawyer's "Lemme see", a person ×5
+    assert never_a_name("d'ye") and never_a_name("je") and never_a_name("mais")   # Moby Dick ×33, Les Misérables ×20
     assert never_a_name("cossack") and not never_a_name("spaniard")   # War and Peace ×75; Tom Sawyer's disguise
     # a city's people, a party's followers, a French oath: Les Misérables' "Parisian" ×17, "Woe to him" ×14,
     # Monte Cristo's "a Bonapartist" ×13, "Pardieu!" ×13
@@ -548,6 +549,7 @@ def test_a_name_the_book_boards_is_a_ship():
 
     moby = NameEvidence(load_document(DATA / "books" / "2701-moby-dick.txt").text)
     assert moby.ship_named("pequod") and moby.ship_named("jeroboam")
+    assert moby.ship_named("jungfrau")   # "we duly met the ship Jungfrau", "the German ship Jungfrau"
     assert not any(moby.ship_named(w) for w in ("ahab", "starbuck", "queequeg", "stubb", "captain"))
     twist = NameEvidence(load_document(DATA / "books" / "730-oliver-twist.txt").text)
     assert not twist.ship_named("dodger") and not twist.ship_named("jew")   # persons written "the X"

@@ -281,6 +281,10 @@ def test_a_dash_after_punctuation_does_not_glue_a_name_to_the_next_word(nlp):
     # a closing single quote before the dash (Monte Cristo)
     doc = nlp("He asked, ‘To Marseilles?’—‘Yes,’ says he. ‘Peggotty’--")
     assert "Marseilles" in [t.text for t in doc] and "Peggotty" in [t.text for t in doc]
+    # the italics' "_" before punctuation before the dash (Moby Dick's cetology: the name was "Porpoise_")
+    doc = nlp("BOOK III. (_Duodecimo_), CHAPTER 1. (_Huzza Porpoise_).—This is the common porpoise.")
+    assert [t.text for t in doc][15:20] == ["Porpoise", "_", ").", "—", "This"]
+    assert not any("_" in s.text for s in [*doc.ents, *doc._.names])
 
 
 def test_a_first_name_said_to_someone_is_a_name_whatever_its_tag(nlp):

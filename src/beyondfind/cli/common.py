@@ -31,7 +31,8 @@ def add_objective_option(p: argparse.ArgumentParser) -> None:
         except ValueError:
             raise argparse.ArgumentTypeError(f"unknown objective {text!r}; choose one of {names}") from None
 
-    p.add_argument("--objective", type=objective, default=DEFAULT_OBJECTIVE, metavar="{" + names.replace(", ", ",") + "}",
+    p.add_argument("--objective", type=objective, default=DEFAULT_OBJECTIVE,
+                   metavar="{" + names.replace(", ", ",") + "}",
                    help=f"what LDM's trees fit: the judged gain (regression) or nDCG (lambdarank, the paper's "
                         f"LambdaMART); default {DEFAULT_OBJECTIVE.value}")
 

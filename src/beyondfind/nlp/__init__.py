@@ -86,8 +86,11 @@ def one_blas_thread() -> None:
 # Gutenberg's italics end with "_" before the dash too: Dracula's 176 diary entries open
 # "_Evening._--Jonathan Harker has …", which glued "Evening._--Jonathan" into one token. A closing
 # single quote before the dash counts as punctuation (Monte Cristo's "Marseilles?’—‘Yes,’ says he":
-# the name was "Marseilles?’"; David Copperfield's "Peggotty’--").
-DASH_AFTER_PUNCTUATION = (r"[.!?,;:”\")’]+(?=_?(?:--|—))|_(?=--|—)"    # "Knightley!--I": the "!" ...
+# the name was "Marseilles?’"; David Copperfield's "Peggotty’--"), and the italics' "_" before
+# punctuation before the dash is a token of its own (Moby Dick's "(_Huzza Porpoise_).—This": the
+# name was "Porpoise_").
+DASH_AFTER_PUNCTUATION = (r"[.!?,;:”\")’]+(?=_?(?:--|—))"                  # "Knightley!--I": the "!" ...
+                          r"|_(?=[.!?,;:”\")’]*(?:--|—))"                 # ... the italics' "_" ...
                           r"|(?<=[.!?,;:’'\"”)_])(?:--|—)"             # ... and the dash are tokens,
                           r"|(?:(?<=--)|(?<=—))[“\"‘]")                 # as is a quote opening after it
 

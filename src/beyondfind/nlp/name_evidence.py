@@ -69,10 +69,15 @@ _AFTER_HONORIFIC = re.compile(r"\b(?:" + _HONORIFIC_WORDS + rf")\.?\s+({_WORD})\
 # of the four non-ASCII letters IGNORECASE equates with ASCII ones ("İ", "ı", "ſ", the Kelvin sign).
 _AFTER_HONORIFIC_LOWER = re.compile(r"\b(?:" + _HONORIFIC_WORDS + rf")\.?\s+({_LOWER_WORD})\b")
 _CASE_FOLDED_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
-_SHIP_PARTS = r"(?:deck|decks|hull|keel|bows?|stern|masts?|sails?|crew|boats?|anchor|cabin|hold|rigging|helm)"
-# boarded, or its crew, captain … ("on board the _Pharaon_": Gutenberg's italics may mark the name)
+_SHIP_PARTS = (r"(?:deck|decks|hull|keel|bows?|stern|masts?|sails?|crew|boats?|anchor|cabin|hold|rigging|helm"
+               r"|captain|commander|skipper)")
+_SHIP_KINDS = (r"(?:ship|vessel|whaler|whale-ship|brig|schooner|frigate|barque|sloop|steamer|packet|merchantman"
+               r"|man-of-war)")
+# boarded, or its crew, captain … ("on board the _Pharaon_": Gutenberg's italics may mark the name);
+# called a ship ("a Nantucket ship, the Bachelor"; "the German ship Jungfrau")
 _SHIP = re.compile(rf"\b(?:aboard|on board(?: of)?|(?:captain|commander|mate|crew|owners?) of)\s+the\s+_?({_WORD})_?\b"
-                   rf"(?![’']s\b)|\b[Tt]he\s+_?({_WORD})_?[’']s\s+" + _SHIP_PARTS + r"\b")
+                   rf"(?![’']s\b)|\b[Tt]he\s+_?({_WORD})_?[’']s\s+" + _SHIP_PARTS + r"\b"
+                   rf"|\b{_SHIP_KINDS}(?:,\s+the)?\s+_?([{_UPPER}][{_LOWER_LETTERS}]+)_?(?![\w’'])")
 MIN_SHIP = 2
 _OWNED_PLACE = re.compile(rf"(?<![\w'’])({_WORD})[’']s\s+([A-Z][a-z]+)\b")   # "Tellson's Bank"
 MIN_OWNED_PLACE = 2
@@ -278,11 +283,11 @@ class NameEvidence:
     @cached_property
     def shipped(self) -> Counter:
         """Capitalised words written as a ship ("aboard the Pequod", "the Pequod's deck"), by key."""
-        return _keyed(m.group(1) or m.group(2) for m in _SHIP.finditer(self.text))
+        return _keyed(next(g for g in m.groups() if g) for m in _SHIP.finditer(self.text))
 
     def ship_named(self, word: str) -> bool:
-        """A one-word "person" the book boards or gives a deck, hull, crew, captain, mate …
-        (``MIN_SHIP`` times, always after "the"): a ship, not a person."""
+        """A one-word "person" the book boards, gives a deck, hull, crew, captain, mate …, or calls
+        a ship, vessel, whaler … (``MIN_SHIP`` times): a ship, not a person."""
         return self.shipped.get(word, 0) >= MIN_SHIP
 
     @cached_property

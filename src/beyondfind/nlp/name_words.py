@@ -32,9 +32,13 @@ ADDRESS_WORDS = frozenset("""papa mamma mama mammy pa ma grandpapa grandmamma gr
 # "His Majesty", "her Ladyship", "yes, Mum": styles of address, rows in War and Peace ×68, Vanity Fair
 # ×38, Great Expectations ×21, Alice ×12; "Lookee": Great Expectations' "look ye")
 # dialect spellings of a verb and a pronoun that open a sentence: Tom Sawyer's "Lemme see" (×5, a
-# person's row), "Gimme"
-CONTRACTIONS = frozenset("lemme gimme dunno gonna wanna gotta mebbe".split())
-NEVER_NAMES = MONTHS | WEEKDAYS | HOLIDAYS | NATIONALITIES | PARTISANS | ADDRESS_WORDS | CONTRACTIONS
+# person's row), "Gimme"; Moby Dick's sailors' "D’ye see" (×33 tagged PER)
+CONTRACTIONS = frozenset("lemme gimme dunno gonna wanna gotta mebbe d'ye".split())
+# French words a translated novel leaves in French, capitalised at a sentence or verse start: Les
+# Misérables' songs ("Je n'ai qu'un Dieu", ×20 a person's row), Anna Karenina's "Mais…" (×5);
+# accents folded like name keys ("voilà" → "voila")
+FRENCH_WORDS = frozenset("je mais oui non voila tiens allons nous vous pourquoi quoi c'est n'est".split())
+NEVER_NAMES = MONTHS | WEEKDAYS | HOLIDAYS | NATIONALITIES | PARTISANS | ADDRESS_WORDS | CONTRACTIONS | FRENCH_WORDS
 # last words that make a name a place, building or institution ("Donwell Abbey", "Tellson's Bank")
 PLACE_HEADS = frozenset({
     "abbey", "bank", "bar", "bridge", "castle", "chapel", "church", "city", "club", "college", "company",
