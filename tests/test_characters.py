@@ -577,6 +577,9 @@ def test_words_a_book_writes_the_x_that_name_no_being_are_places_not_persons():
     assert dracula.thing_named("sacred wafer") and not dracula.thing_named("van helsing")
     alice = NameEvidence(load_document(DATA / "books" / "11-alice-in-wonderland.txt").text)
     assert not alice.thing_named("mock turtle") and not alice.thing_named("white rabbit")   # animals
+    # a French "-ais" is no plural: Les Misérables' "the Marais" (a quarter of Paris, a person ×12 until v42)
+    miserables = NameEvidence(load_document(DATA / "books" / "135-les-miserables.txt").text)
+    assert miserables.thing_named("marais") and not miserables.thing_named("thenardiers")
 
 
 def test_a_place_written_with_st_and_with_saint_is_one_place_but_persons_stay_apart():

@@ -327,7 +327,8 @@ class NameEvidence:
         institution or a thing ("the Republic", "the Bastille", "the Sacred Wafer"),
         not "the Jew", "the President", "the Mock Turtle" or "the Vengeance" (who speaks)."""
         words = key.split()
-        if not 1 <= len(words) <= 3 or (words[-1].endswith("s") and not words[-1].endswith("ss")):
+        # a plural is a group, not a thing; French "-ais" is no plural ("the Marais", "the Palais")
+        if not 1 <= len(words) <= 3 or (words[-1].endswith("s") and not words[-1].endswith(("ss", "ais"))):
             return False
         male, female = _first_names()
         if words[-1] in _beings() or words[0] in male or words[0] in female:
