@@ -233,7 +233,10 @@ def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
     surnames = _honorific_surnames(forms)
     person_words = _person_words(forms, surnames)
     family_surnames = spool.surnames_after(FAMILY_HONORIFICS)
-    family_words = person_words | {key.rsplit(" ", 1)[-1] for key, _h, label in forms if label == "PER" and " " in key}
+    # the last words of the book's full names, which a family's plural takes ("the Shepherdsons"); a
+    # title is none ("the Austrian Emperor" does not make War and Peace's "Emperors" a family)
+    family_words = person_words | {key.rsplit(" ", 1)[-1] for key, _h, label in forms
+                                   if label == "PER" and " " in key and key.rsplit(" ", 1)[-1] not in STRIP_HONORIFICS}
     unnamed, places, buildings, ships, persons = [], [], [], [], []
     thing_heads: set[str] = set()   # last words of the "the X" things of several words
     for key, honorific, label in forms:
