@@ -639,6 +639,19 @@ def test_names_written_only_in_title_lines_do_not_split_the_story_s_names():
     assert _same(titles, "Huckleberry", "Huck Finn") and _same(titles, "Huckleberry Finn", "Huck Finn")
 
 
+def test_a_name_written_only_in_chapter_headings_is_no_character(tmp_path, nlp):
+    """Moby Dick's headings end in a period ("CHAPTER 128. The Pequod Meets The Rachel."), so they
+    were not title lines and the NER's "Pequod Meets" was a person of its list (×10, with the
+    contents). A chapter heading is no prose; the ship itself stays."""
+    from beyondfind.index.entities import list_entities
+
+    book = _indexed_excerpt(tmp_path, nlp, "2701-moby-dick.txt", 1_120_000, 1_150_000)
+    headings = [p.text for p in book.passages if "Pequod Meets" in p.text]
+    assert len(headings) == 2
+    names = {e.name for e in list_entities(book)}
+    assert not any("Meets" in n for n in names) and "Pequod" in names
+
+
 def test_a_one_word_query_finds_the_one_character_written_with_an_honorific():
     index = _index({"Mr. Lockwood": 19, "Mr. Bennet": 80, "Mrs. Bennet": 130})
     assert index.lookup(parse_name("Lockwood")).name == ("mr", "lockwood")   # Wuthering Heights' narrator

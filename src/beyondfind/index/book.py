@@ -11,7 +11,7 @@ from functools import cached_property
 import numpy as np
 
 from ..documents import Document
-from ..documents.segment import is_title_line
+from ..documents.segment import is_heading, is_title_line
 from ..nlp.names import Name, parse_name
 from .characters import CharacterIndex, FormKey, FormStats, cluster_names
 from .records import Annotations, Mention, Pronoun
@@ -182,9 +182,10 @@ class IndexedBook:
     @cached_property
     def story_forms(self) -> frozenset[FormKey]:
         """The name forms written at least once outside a title line (headings, contents, bylines:
-        :func:`~beyondfind.documents.segment.is_title_line`), i.e. in the story itself."""
+        :func:`~beyondfind.documents.segment.is_title_line`) and outside a chapter heading (which
+        may end in a period: "CHAPTER 128. The Pequod Meets The Rachel."), i.e. in the story itself."""
         return frozenset(nm.form for passage, nms in zip(self.passages, self.names_by_passage)
-                         if nms and not is_title_line(passage.text) for nm in nms)
+                         if nms and not is_title_line(passage.text) and not is_heading(passage.text) for nm in nms)
 
     @cached_property
     def characters(self) -> CharacterIndex:
