@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..datasets.gum import GumDocument
+from ..ranking.objective import Objective
 from .measures import ndcg
 
 SUBJECT_DEPS = ("nsubj", "nsubj:pass", "csubj")
@@ -205,33 +206,31 @@ def paper_scorer() -> Scorer:
     return score
 
 
-OBJECTIVES = ("regression", "lambdarank")
 LEARNED = "learned (boosted regression, leave-one-document-out)"
 LAMBDAMART = "learned (LambdaMART, leave-one-document-out)"
 
 
-def leave_one_document_out(items: Sequence[SalienceItem], objective: str = "regression",
+def leave_one_document_out(items: Sequence[SalienceItem], objective: Objective = Objective.REGRESSION,
                            rounds: int = 200) -> list[float]:
     """Scores for every item from a model trained on the other documents (regression on the grade,
     or LambdaMART with the grade as gain)."""
     import lightgbm as lgb
 
-    if objective not in OBJECTIVES:
-        raise ValueError(f"objective must be one of {OBJECTIVES}, not {objective!r}")
+    objective = Objective(objective)   # a name given as text is checked here: ValueError if unknown
     docs = sorted({i.document for i in items})
     X = np.array([[i.features[n] for n in FEATURES] for i in items])
     y = np.array([i.grade for i in items])
     doc_of = np.array([docs.index(i.document) for i in items])
-    params = {"objective": objective, "learning_rate": 0.05, "num_leaves": 7, "min_data_in_leaf": 20,
+    params = {"objective": objective.value, "learning_rate": 0.05, "num_leaves": 7, "min_data_in_leaf": 20,
               "verbose": -1, "seed": 7, "deterministic": True, "num_threads": 2}
-    if objective == "lambdarank":
+    if objective is Objective.LAMBDARANK:
         params |= {"label_gain": [0, 1, 2, 3, 4, 5], "lambdarank_truncation_level": 10}
     scores = np.zeros(len(items))
     for d in range(len(docs)):
         train = np.flatnonzero(doc_of != d)
         order = train[np.argsort(doc_of[train], kind="mergesort")]
         groups = np.bincount(doc_of[order])
-        data = lgb.Dataset(X[order], label=y[order], group=groups[groups > 0] if objective == "lambdarank" else None)
+        data = lgb.Dataset(X[order], label=y[order], group=groups[groups > 0] if objective is Objective.LAMBDARANK else None)
         booster = lgb.train(params, data, num_boost_round=rounds)
         test = np.flatnonzero(doc_of == d)
         scores[test] = booster.predict(X[test])
@@ -246,6 +245,6 @@ def salience_report(docs: Sequence[GumDocument], learned: bool = True) -> dict[s
         "paper (news combination)": evaluate_scores(items, baseline_scores(items, paper_scorer())),
     }
     if learned:
-        rows[LEARNED] = evaluate_scores(items, leave_one_document_out(items, "regression"))
-        rows[LAMBDAMART] = evaluate_scores(items, leave_one_document_out(items, "lambdarank"))
+        rows[LEARNED] = evaluate_scores(items, leave_one_document_out(items, Objective.REGRESSION))
+        rows[LAMBDAMART] = evaluate_scores(items, leave_one_document_out(items, Objective.LAMBDARANK))
     return rows

@@ -1,4 +1,5 @@
-"""What LDM's trees fit (no heavy imports: the CLI builds its options from it)."""
+"""What a learned ranker's trees fit: LDM's, and the GUM salience model's
+(:mod:`beyondfind.evaluation.salience`). No heavy imports: the CLI builds its options from it."""
 
 from __future__ import annotations
 
@@ -6,8 +7,8 @@ from enum import Enum
 
 
 class Objective(str, Enum):
-    """``regression``: the judged gain itself (least squares; shipped, the raw score is an expected
-    gain). ``lambdarank``: nDCG, as the seed paper's LambdaMART."""
+    """``regression``: the judged gain or grade itself (least squares; LDM's shipped objective, whose
+    raw score is then an expected gain). ``lambdarank``: nDCG, as the seed paper's LambdaMART."""
 
     REGRESSION = "regression"
     LAMBDARANK = "lambdarank"
