@@ -1,3 +1,5 @@
+import re
+
 import pytest
 import spacy
 from spacy.tokens import Doc
@@ -760,3 +762,84 @@ def test_chapter_numbers_are_no_names(nlp):
     assert len(contents) == 60 and not [n.text for d in nlp.pipe(contents) for n in d._.names]
     king = [clean_for_nlp(p.text) for p in book if "Louis XVI" in p.text][:5]
     assert any(n.text.endswith("Louis XVI") for d in nlp.pipe(king) for n in d._.names)
+
+
+def test_a_word_only_the_sentence_start_capitalises_is_no_part_of_the_name(nlp):
+    """Little Women's "Call Meg, and tell her you'll give in" and "I know it will.  Happy Amy!" were
+    the persons `Call Meg` and `Happy Amy` (the latter holding "Miss Amy" and "Aunt Amy" apart from
+    Amy); Vanity Fair's sentence-initial "Little Rawdon" ×5 a person beside the "little Rawdon" ×36
+    it writes mid-sentence, which names Rawdon. Such a phrase names the rest (annotator version 44);
+    a phrase the book also writes mid-sentence stays whole."""
+    from beyondfind.documents import load_document
+
+    def annotated(book: str, phrases: tuple[str, ...], words: tuple[str, ...], n: int = 6):
+        """The passages with ``phrases``, and ``n`` with each of ``words`` (the names, and the first
+        words in lower case: the evidence that the book writes them so)."""
+        passages = [p.text for p in load_document(DATA / "books" / book).passages]
+        chosen = [p for p in passages if any(x in p for x in phrases)]
+        for word in words:
+            chosen += [p for p in passages if f" {word} " in p and p not in chosen][:n]
+        text = "\n\n".join(chosen) + "\n"
+        return text, annotate_document(parse_document(text.encode(), "excerpt.txt"), nlp)
+
+    text, little_women = annotated("514-little-women.txt", ("Call Meg,", "Happy Amy!"),
+                                     ("Meg", "Amy", "call", "happy"))
+    keys = {m.key for m in little_women.mentions if m.is_name}
+    assert "meg" in keys and "amy" in keys and not keys & {"call meg", "happy amy"}
+    for phrase, name in (("Call Meg,", "Meg"), ("Happy Amy!", "Amy")):
+        at = text.index(phrase) + phrase.index(name)
+        assert any(m.start == at and m.text == name and m.key == name.lower() for m in little_women.mentions)
+
+    text, vanity = annotated("599-vanity-fair.txt", ("Little Rawdon",), ("Rawdon", "little"))
+    rawdon = {m.start: m.key for m in vanity.mentions if m.is_name and m.text == "Rawdon"}
+    opening = [m.end() - len("Rawdon") for m in re.finditer(r"(?:^|[.!?]\s+)Little Rawdon", text, re.MULTILINE)]
+    assert len(opening) >= 4 and all(rawdon.get(i) == "rawdon" for i in opening)
+    assert not any(m.key == "little rawdon" for m in vanity.mentions)
+
+    story = ("Little Dorrit came in. Dorrit sat down and Dorrit smiled at Dorrit. It was a little room. "
+             "The little girl slept. Nobody saw Little Dorrit that day. A little later Little Dorrit left.\n")
+    ann = annotate_document(parse_document(story.encode(), "dorrit.txt"), nlp)
+    assert [m.key for m in ann.mentions if m.is_name and m.text == "Little Dorrit"] == ["little dorrit"] * 3
+
+
+def test_a_capitalised_word_written_after_a_possessive_is_no_name(nlp):
+    """Jane Eyre's "my Maker", "your Maker", "that Maker's" (6 of its 7 capitals after a
+    possessive) was a person ×7 of its entity list; such a word is a noun the book capitalises
+    (annotator version 44). Jane, written "my Jane" three times in 338, stays a name."""
+    from beyondfind.documents import load_document
+    from beyondfind.nlp.name_evidence import NameEvidence
+
+    book = load_document(DATA / "books" / "1260-jane-eyre.txt")
+    evidence = NameEvidence(book.text)
+    assert evidence.possessed("maker") and not evidence.possessed("jane")
+    chosen = [p.text for p in book.passages if "Maker" in p.text or "my Jane" in p.text]
+    ann = annotate_document(parse_document(("\n\n".join(chosen) + "\n").encode(), "maker.txt"), nlp)
+    assert sum(m.key == "maker" for m in ann.mentions) >= 3   # the NER's persons, before the evidence
+    assert not any(m.is_name and m.key == "maker" for m in ann.mentions)
+    assert any(m.is_name and m.key == "jane" and m.label == "PER" for m in ann.mentions)
+
+
+def test_a_word_that_names_a_place_without_a_possessive_is_the_place(nlp):
+    """Jane Eyre's "Ferndean Manor" makes its bare "Ferndean" (a person ×5 of the list) the
+    manor, Dracula's "Mile End" its "Mile", as "Tellson's Bank" made "Tellson's" the bank; the
+    second word of "King's Bench Prison" counts too (annotator version 44). A first name is not
+    taken for a place ("Jackson's Island" beside Huck Finn's Jackson), nor a person the book writes
+    with an honorific ("Mr. Brocklehurst" of "Brocklehurst Hall")."""
+    from collections import Counter
+
+    from beyondfind.documents import load_document
+    from beyondfind.nlp.name_evidence import NameEvidence
+
+    def evidence(book: str) -> NameEvidence:
+        return NameEvidence(load_document(DATA / "books" / book).text)
+
+    assert evidence("345-dracula.txt").names_a_place("mile")
+    assert evidence("766-david-copperfield.txt").names_a_place("bench")
+    assert not evidence("76-huckleberry-finn.txt").names_a_place("jackson")
+    jane_eyre = load_document(DATA / "books" / "1260-jane-eyre.txt")
+    chosen = [p.text for p in jane_eyre.passages if "Ferndean" in p.text or "Brocklehurst" in p.text]
+    ann = annotate_document(parse_document(("\n\n".join(chosen) + "\n").encode(), "ferndean.txt"), nlp)
+    labels = {key: Counter(m.label for m in ann.mentions if m.is_name and m.key == key)
+              for key in ("ferndean", "brocklehurst")}
+    assert sum(labels["ferndean"].values()) >= 3 and not labels["ferndean"]["PER"]
+    assert labels["brocklehurst"]["PER"] >= 10

@@ -14,6 +14,7 @@ import re
 from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from itertools import groupby
 from sys import intern   # labels, lemmas, pronouns and keys repeat: spaCy hands out a new string each time
 
 from ..documents import Document
@@ -23,8 +24,8 @@ from ..nlp.syntax import SUBJECT_DEPS, description_kinds, is_subject, sentence_i
 from ..nlp.narrator import Narration, detect_narrator
 from ..nlp.name_evidence import NameEvidence, known_place
 from ..nlp.name_words import never_a_name
-from ..nlp.names import (FAMILY_HONORIFICS, FIRST_PERSON_PRONOUNS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, _first_names,
-                         name_gender, parse_name, pronoun_gender)
+from ..nlp.names import (FAMILY_HONORIFICS, FIRST_PERSON_PRONOUNS, SAINT_WORDS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS,
+                         _first_names, name_gender, parse_name, pronoun_gender)
 from ..nlp.text import chunks, clean_for_nlp
 from .records import Annotations, Description, Mention, Pronoun, Sentence, Verb
 from .spool import Batch, Candidate, RecordSpool, SpooledAnnotations
@@ -209,7 +210,43 @@ def _runs(candidates: Iterable[Candidate]) -> Iterator[list[Candidate]]:
         yield run
 
 
-def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
+def _opens_sentence(text: str, sentence_start: int, start: int) -> bool:
+    """Whether the word at ``start`` opens its sentence, or a sentence the parser joined to the one
+    before ("I know it will.  Happy Amy!")."""
+    before = text[sentence_start:start].rstrip(_OPENING)
+    return not before or before[-1] in ".!?"
+
+
+def _drop_sentence_openers(document: Document, spool: RecordSpool, evidence: NameEvidence) -> None:
+    """A name of several words whose first word only the sentence's start capitalises is the rest:
+    "Call Meg, and tell her…" and "Happy Amy!" name Meg and Amy, as "little Rawdon" mid-sentence
+    names Rawdon. The phrase must stand at a sentence's (or a quotation's) start every time the book
+    writes it, its first word be one the book writes mostly in lower case and never as a person's
+    name on its own (not a particle, "De Villefort"; not Middlemarch's "Will" of "Will Ladislaw"),
+    and the rest a person's name written at least twice ("Little Dorrit", written mid-sentence too,
+    stays whole). After :func:`_apply_name_evidence`, so that these counts hold names only."""
+    per_counts = spool.key_counts(per=True)
+    text = document.text
+    rows: list[tuple[int, str, str, str | None, int]] = []
+    for key, group in groupby(spool.person_phrases(), key=lambda row: row[4]):
+        mentions = list(group)
+        first, rest = key.split(" ", 1)
+        if first in NAME_PARTICLES or first in SAINT_WORDS or first in STRIP_HONORIFICS or per_counts[first] \
+                or per_counts[rest] < 2 or not evidence.common_word(first):
+            continue
+        if not all(_opens_sentence(text, sentence_start, start) for _id, start, sentence_start, _t, _k in mentions):
+            continue
+        for mention_id, start, _s, written, _k in mentions:
+            gap = re.match(r"\S+\s+", written)
+            if gap is None:
+                continue
+            name = parse_name(written[gap.end():])
+            if name.key == rest:
+                rows.append((start + gap.end(), written[gap.end():], name.key, name.honorific, mention_id))
+    spool.rename(rows)
+
+
+def _apply_name_evidence(document: Document, spool: RecordSpool, evidence: NameEvidence | None = None) -> None:
     """Book-level consistency (:mod:`beyondfind.nlp.name_evidence`): never-names, common words and
     interjections stop being names, and so do "persons" that are plurals naming a group
     ("Americans"); "persons" the book treats as places ("at Longbourn", "to Mozháysk", "at Combe
@@ -226,7 +263,7 @@ def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
     surname the book writes after a family's honorific ("the Eltons", ORG ×13 beside "Mrs.
     Elton"; Anna Karenina's "the Shtcherbatskys", Little Women's "the Marches", though WordNet
     knows the Welsh Marches)."""
-    evidence = NameEvidence(document.text)
+    evidence = evidence or NameEvidence(document.text)
     per = spool.key_counts(per=True)
     after_honorific = _with_particles_dropped(spool.key_counts(per=True, with_honorific=True))
     forms = spool.name_forms()
@@ -241,7 +278,8 @@ def _apply_name_evidence(document: Document, spool: RecordSpool) -> None:
     thing_heads: set[str] = set()   # last words of the "the X" things of several words
     for key, honorific, label in forms:
         single = " " not in key and not honorific
-        if never_a_name(key, honorific) or (single and (evidence.common_word(key) or evidence.interjection(key))) \
+        if never_a_name(key, honorific) or (single and (evidence.common_word(key) or evidence.interjection(key)
+                                                        or evidence.possessed(key))) \
                 or (single and label == "PER" and evidence.group_plural(key, family_words)):
             unnamed.append((key, honorific, label))
         elif single and label == "PER" and evidence.ship_named(key):
@@ -513,7 +551,9 @@ def annotate_into(spool: RecordSpool, document: Document, nlp, *, batch_size: in
         collect(_extract_task(nlp, task) for task in tasks)
     _name_persons_read_as_nouns(document, spool)
     _propagate_names(spool)
-    _apply_name_evidence(document, spool)
+    evidence = NameEvidence(document.text)
+    _apply_name_evidence(document, spool, evidence)
+    _drop_sentence_openers(document, spool, evidence)
     narration = _detect_narration(document)
     _resolve(spool, narration.narrator)
     return spool.annotations(narration.narrator, pipeline_id(nlp), narration.narrators)

@@ -197,6 +197,12 @@ class RecordSpool:
         self._update('UPDATE mentions SET is_name = 1, text = ?1, "end" = start + length(?1), key = ?2 '
                      "WHERE id = ?3 AND is_name = 0", rows)
 
+    def rename(self, rows: Iterable[tuple[int, str, str, str | None, int]]) -> None:
+        """Name mentions ``(start, text, key, honorific, id)`` get a later start and the name written
+        from it ("Call Meg" → "Meg"); the end stays."""
+        self._update("UPDATE mentions SET start = ?1, text = ?2, key = ?3, honorific = ?4 "
+                     "WHERE id = ?5 AND is_name = 1", rows)
+
     def relabel(self, forms: Iterable[tuple[str, bool, str]], label: str) -> None:
         """Name mentions of these ``(key, has honorific, label)`` forms get ``label``."""
         self._update("UPDATE mentions SET label = ? WHERE is_name = 1 AND key = ? "
@@ -247,6 +253,13 @@ class RecordSpool:
         """The distinct ``(key, has honorific, label)`` of name mentions."""
         return [(k, bool(h), lab) for k, h, lab in self.conn.execute(
             "SELECT DISTINCT key, honorific IS NOT NULL, label FROM mentions WHERE is_name = 1")]
+
+    def person_phrases(self) -> Iterator[tuple[int, int, int, str, str]]:
+        """``(id, start, its sentence's start, text, key)`` of the PER names of several words
+        written without an honorific, by key."""
+        return self.conn.execute("SELECT m.id, m.start, s.start, m.text, m.key FROM mentions m JOIN sentences s "
+                                 "ON s.idx = m.sentence WHERE m.is_name = 1 AND m.label = 'PER' "
+                                 "AND m.honorific IS NULL AND m.key LIKE '% %' ORDER BY m.key, m.id")
 
     def person_nominals(self) -> Iterator[tuple[int, int, int, str]]:
         """``(id, start, its sentence's start, text)`` of the PER mentions that are no names."""

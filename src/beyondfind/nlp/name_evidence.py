@@ -61,6 +61,10 @@ _CAP = re.compile(rf"(?<![\w'’])({_WORD})\b(?![’']s\b)")
 _LOWER = re.compile(rf"(?<![\w'’])({_LOWER_WORD})\b")
 _LOCATIVE = re.compile(_LOCATIVE_PREPOSITION + rf"({_WORD})\b(?![’']s\b)")
 _EXCLAIMED = re.compile(rf"(?<![\w'’])({_WORD}),?\s?!")
+# a capitalised word after a possessive determiner ("my Maker", "his Transparency"): a noun, not a name
+_POSSESSED = re.compile(rf"\b(?:[Mm]y|[Yy]our|[Hh]is|[Hh]er|[Oo]ur|[Tt]heir|[Tt]hy)\s+({_WORD})\b(?![’']s\b)")
+POSSESSED_SHARE = 0.75
+MIN_POSSESSED = 3
 _HONORIFIC_WORDS = "|".join(sorted(h for h in STRIP_HONORIFICS if len(h) > 1))   # not "M." ("I'm Tom")
 _AFTER_HONORIFIC = re.compile(r"\b(?:" + _HONORIFIC_WORDS + rf")\.?\s+({_WORD})\b",
                               re.IGNORECASE)   # the name's own case is checked where it is counted
@@ -79,7 +83,9 @@ _SHIP = re.compile(rf"\b(?:aboard|on board(?: of)?|(?:captain|commander|mate|cre
                    rf"(?![’']s\b)|\b[Tt]he\s+_?({_WORD})_?[’']s\s+" + _SHIP_PARTS + r"\b"
                    rf"|\b{_SHIP_KINDS}(?:,\s+the)?\s+_?([{_UPPER}][{_LOWER_LETTERS}]+)_?(?![\w’'])")
 MIN_SHIP = 2
-_OWNED_PLACE = re.compile(rf"(?<![\w'’])({_WORD})[’']s\s+([A-Z][a-z]+)\b")   # "Tellson's Bank"
+_OWNED_PLACE = re.compile(rf"(?<![\w'’])({_WORD})(?:[’']s)?(?=\s+([A-Z][a-z]+)\b)")   # "Tellson's Bank", "Mile End"
+_NAMING_HEADS = PLACE_HEADS | {"end"}
+_POSSESSIVE_END = re.compile(r"[’']s$")
 MIN_OWNED_PLACE = 2
 _THE_NAME = re.compile(rf"\b[Tt]he\s+({_WORD})\b(?![’']s\b)")
 _SPEECH_VERBS = ("said|says|cried|asked|replied|returned|answered|exclaimed|whispered|rejoined|retorted|observed|"
@@ -244,6 +250,17 @@ class NameEvidence:
         return (cap >= 2 and not self.capital_mid.get(word, 0) and not self.after_honorific.get(word, 0)
                 and 2 * self.exclaimed.get(word, 0) >= cap)
 
+    @cached_property
+    def possessed_counts(self) -> Counter:
+        return _word_counts(_POSSESSED, self.text)
+
+    def possessed(self, word: str) -> bool:
+        """Written after a possessive determiner in :data:`POSSESSED_SHARE` of its (at least
+        :data:`MIN_POSSESSED`) capitalised occurrences: Jane Eyre's "my Maker", "your Maker" (6 of 7),
+        Vanity Fair's "his Transparency" — a noun the book capitalises, not a person's name."""
+        cap = self.capital.get(word, 0)
+        return cap >= MIN_POSSESSED and self.possessed_counts.get(word, 0) >= POSSESSED_SHARE * cap
+
     def common_word(self, word: str) -> bool:
         """Written in lower case at least as often as capitalised mid-sentence."""
         low = self.lower.get(word, 0)
@@ -292,13 +309,15 @@ class NameEvidence:
 
     @cached_property
     def owned_places(self) -> Counter:
-        """Capitalised words written as the owner of a place or institution ("Tellson's Bank",
-        "Jackson's Island": the second word a place head), by key."""
-        return _keyed(m.group(1) for m in _OWNED_PLACE.finditer(self.text) if m.group(2).lower() in PLACE_HEADS)
+        """Capitalised words written as the owner or the name of a place or institution ("Tellson's
+        Bank", "Jackson's Island", "Ferndean Manor", "Mile End": the second word a place head), by key."""
+        return _keyed(_POSSESSIVE_END.sub("", m.group(1)) for m in _OWNED_PLACE.finditer(self.text)
+                      if m.group(2).lower() in _NAMING_HEADS)
 
     def names_a_place(self, word: str) -> bool:
         """A one-word "person" that names a place or institution (``MIN_OWNED_PLACE`` times) and is
-        no first name: A Tale of Two Cities' "Tellson's" (88 mentions, the bank), not "Jackson"
+        no first name: A Tale of Two Cities' "Tellson's" (88 mentions, the bank), Jane Eyre's
+        "Ferndean" (of "Ferndean Manor"), David Copperfield's "Bench" (the King's Bench Prison), not "Jackson"
         (Jackson's Island; a first name). Whether the book also writes it as a person's name is the
         caller's to check."""
         male, female = _first_names()
