@@ -542,6 +542,23 @@ def test_a_kinship_title_with_a_surname_is_not_a_first_named_relative():
     assert _same(expectations, "Uncle Pumblechook", "Mr. Pumblechook")
 
 
+def test_an_uncle_or_aunt_with_a_surname_is_the_one_mr_or_mrs_of_it():
+    """Great Expectations' `Uncle Pumblechook` ×21 is `Mr. Pumblechook` ×91 also when no stray full
+    name ("Does Pumblechook", a sentence's verb run on to the name until annotator version 44)
+    links them; Jane Eyre's `Aunt Reed` ×6 is `Mrs. Reed` ×36. Little Women's great-aunt `Aunt
+    March` ×85 is used too often to be the girls' mother `Mrs. March` ×152, and her late husband
+    `Uncle March` ×2 is not their father `Mr. March`."""
+    expectations = _index({"Mr. Pumblechook": 91, "Pumblechook": 51, "Uncle Pumblechook": 21},
+                          {"Mr. Pumblechook": "male"})
+    assert _same(expectations, "Uncle Pumblechook", "Mr. Pumblechook")
+    jane_eyre = _index({"Mrs. Reed": 36, "Aunt Reed": 6, "John Reed": 60, "Master Reed": 4, "Miss Reed": 4})
+    assert _same(jane_eyre, "Aunt Reed", "Mrs. Reed") and not _same(jane_eyre, "Aunt Reed", "John Reed")
+    little_women = _index({"Mrs. March": 152, "Aunt March": 85, "Mr. March": 27, "Uncle March": 2, "Jo": 1181},
+                          {"Mrs. March": "female", "Aunt March": "female", "Mr. March": "male", "Jo": "female"})
+    assert not _same(little_women, "Aunt March", "Mrs. March")
+    assert not _same(little_women, "Uncle March", "Mr. March")
+
+
 def test_a_name_the_book_boards_is_a_ship():
     """Moby Dick's NER tags the Pequod a person (165 mentions, the fourth "character" of the list):
     "aboard the Pequod", "the Pequod's deck" make it a ship, and so the Jeroboam; the crew are not."""

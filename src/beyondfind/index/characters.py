@@ -53,6 +53,9 @@ FIRST_NAME_HONORIFICS = frozenset({"lady", "sir", "aunt", "uncle", "sister", "br
 # kinship titles: with a surname ("Aunt March") they name an elder of the family, not a relative
 # the book knows by a first name (_kin_by_surname)
 KIN_TITLES = frozenset({"aunt", "uncle", "cousin", "grandmother", "grandfather", "grandma", "grandpa", "granny"})
+# an uncle or aunt written with a surname is the one "Mr." / "Mrs." of it (:func:`_join_kin_titles`)
+KIN_FORMAL = {"uncle": "mr", "aunt": "mrs"}
+KIN_SHARE = 0.3   # ... unless written this share as often as that title: then a character of its own
 SURNAME_HONORIFICS = frozenset({"mr", "mrs", "miss", "ms", "master", "dr", "madam", "madame", "mme", "monsieur",
                                 "mlle", "mademoiselle", "colonel", "captain", "major", "general", "lieutenant",
                                 "sergeant", "professor", "reverend", "judge", "squire", "herr", "frau",
@@ -493,6 +496,41 @@ def _join_nicknames(members: list[list[_Form]], readings: Mapping[FormKey, tuple
     return joins
 
 
+def _join_kin_titles(members: list[list[_Form]]) -> dict[int, int]:
+    """Clusters of an uncle or aunt written with a surname that join the one character written
+    ``Mr.`` (``Mrs.``) with it: {kin cluster: target}.
+
+    Great Expectations' ``Uncle Pumblechook`` ×21 is ``Mr. Pumblechook`` ×91, Jane Eyre's ``Aunt
+    Reed`` ×6 ``Mrs. Reed`` ×36: no word tells the kinship title from the formal one, so the main
+    pass keeps them apart. They join when exactly one character is written with the formal title
+    and the kinship form is used at most :data:`KIN_SHARE` times as often — Little Women's ``Aunt
+    March`` ×85, the girls' great-aunt, stays apart from their mother ``Mrs. March`` ×152, and
+    with her the ``Uncle March`` who was her husband."""
+    formal: dict[tuple[str, str], set[int]] = defaultdict(set)
+    uses: Counter = Counter()
+    for cid, ms in enumerate(members):
+        for m in ms:
+            if m.stats.label == "PER" and m.honorific in KIN_FORMAL.values() and len(m.words) == 1:
+                formal[(m.honorific, m.words[0])].add(cid)
+                uses[(m.honorific, m.words[0])] += m.stats.count
+    joins, apart = {}, set()
+    for cid, ms in enumerate(members):
+        if ms[0].stats.label != "PER" or len({(m.honorific, m.words) for m in ms}) != 1:
+            continue
+        kin = ms[0]
+        if kin.honorific not in KIN_FORMAL or len(kin.words) != 1:
+            continue
+        key = (KIN_FORMAL[kin.honorific], kin.words[0])
+        targets = formal.get(key, set()) - {cid}
+        if len(targets) == 1 and sum(m.stats.count for m in ms) <= KIN_SHARE * uses[key]:
+            joins[cid] = next(iter(targets))
+        else:
+            apart.add(kin.words[0])
+    # an aunt of her own makes her uncle her husband, not the "Mr." of the name: Little Women's
+    # "Uncle March" ×2 (dead, the great-aunt's) is not the girls' father
+    return {cid: t for cid, t in joins.items() if members[cid][0].words[0] not in apart}
+
+
 def _join_honorific_variants(members: list[list[_Form]], readings: Mapping[FormKey, tuple[int, ...]],
                              first_names: frozenset[str]) -> dict[int, int]:
     """Clusters of a first name written only with honorifics that join the character the bare
@@ -668,6 +706,8 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
         joins = _join_nicknames(members, readings, window, also_near or {})
         members, cluster_of, readings = _merge(members, cluster_of, readings, joins)
     joins = _join_honorific_variants(members, readings, male | female)
+    members, cluster_of, readings = _merge(members, cluster_of, readings, joins)
+    joins = _join_kin_titles(members)
     members, cluster_of, readings = _merge(members, cluster_of, readings, joins)
 
     characters = []
