@@ -13,7 +13,7 @@ NATIONALITIES = frozenset("""english french german italian spanish dutch russian
     portuguese egyptian arab arabian persian jewish christian catholic protestant englishman englishmen
     frenchman frenchmen englishwoman frenchwoman european asian african yankee
     cossack tartar tatar hungarian norwegian belgian mexican canadian japanese hindoo hindu
-    parisian genoese maltese venetian florentine neapolitan milanese londoner muscovite""".split())
+    parisian genoese maltese venetian florentine neapolitan milanese londoner muscovite creole creoles""".split())
 # (not "Spaniard", "Jew", "Turk", "Corsican": "the Spaniard" is Injun Joe's disguise in Tom Sawyer,
 # "the Jew" Fagin; War and Peace's "Cossack" ×75 was a person's row; a city's people, "a Parisian
 # sensation", "a Genoese tartan": rows of Les Misérables ×17 and Monte Cristo ×10)
@@ -25,12 +25,13 @@ ADDRESS_WORDS = frozenset("""papa mamma mama mammy pa ma grandpapa grandmamma gr
     missus ma'am sir madam mister master miss mrs mr baby heaven god lord providence fate nature fortune
     chapter volume book part letter journal diary alas hallo hullo amen lor jove gott mein dieu mon
     majesty ladyship lordship excellency highness sire mum mummy dad daddy lookee
-    pardieu parbleu morbleu sacrebleu woe serene thou thee thy thine thyself ye""".split())
+    pardieu parbleu morbleu sacrebleu woe serene thou thee thy thine thyself ye esq""".split())
 # ("Lor!", "By Jove!", "Mein Gott!", "Mon Dieu!", "Pardieu!", "Woe to him …!": oaths and cries, listed
 # as persons in Oliver Twist and Dracula, Monte Cristo ×13 and Les Misérables ×14; the prayers' "Thy
 # will be done", War and Peace ×27, and "Your Serene Highness" ×31;
 # "His Majesty", "her Ladyship", "yes, Mum": styles of address, rows in War and Peace ×68, Vanity Fair
-# ×38, Great Expectations ×21, Alice ×12; "Lookee": Great Expectations' "look ye")
+# ×38, Great Expectations ×21, Alice ×12; "Lookee": Great Expectations' "look ye"; "Esq.", written
+# after a name: Jane Eyre ×2, Vanity Fair ×3)
 # dialect spellings of a verb and a pronoun that open a sentence: Tom Sawyer's "Lemme see" (×5, a
 # person's row), "Gimme"; Moby Dick's sailors' "D’ye see" (×33 tagged PER)
 CONTRACTIONS = frozenset("lemme gimme dunno gonna wanna gotta mebbe d'ye".split())
@@ -43,14 +44,14 @@ NEVER_NAMES = MONTHS | WEEKDAYS | HOLIDAYS | NATIONALITIES | PARTISANS | ADDRESS
 PLACE_HEADS = frozenset({
     "abbey", "bank", "bar", "bridge", "castle", "chapel", "church", "city", "club", "college", "company",
     "cottage", "court", "farm", "grange", "hall", "heights", "hill", "hotel", "house", "inn", "island",
-    "lane", "lodge", "manor", "mill", "office", "park", "prison", "rectory", "river", "road", "school",
+    "lane", "lodge", "manor", "mill", "office", "park", "prison", "rectory", "river", "road", "school", "close",
     "society", "square", "street", "tower", "town", "village",
     "asylum", "cathedral", "cliff", "cliffs", "crescent", "dock", "docks", "gardens", "harbour", "heath",
     "hospital", "market", "moor", "pier", "quay", "station", "terrace", "wharf",
 })
 # first words that make a name a place ("Castle Dracula", "Mount Vernon", "Lake Maggiore", "Rue du Helder")
 PLACE_FIRST_WORDS = frozenset({
-    "boulevard", "cape", "castle", "faubourg", "fort", "isle", "lake", "loch", "mont", "mount", "rue",
+    "boulevard", "camp", "cape", "castle", "faubourg", "fort", "isle", "lake", "loch", "mont", "mount", "rue",
     # French and Italian buildings and squares ("Hôtel de Londres", "Palais de Justice", "Place de Grève";
     # name keys fold accents, tokens keep them). Not "Château": Monte Cristo's NER tags "the Château"
     # of "the Château d’If", and grown to the name the entity kept only "d’If"
