@@ -13,10 +13,12 @@ NATIONALITIES = frozenset("""english french german italian spanish dutch russian
     portuguese egyptian arab arabian persian jewish christian catholic protestant englishman englishmen
     frenchman frenchmen englishwoman frenchwoman european asian african yankee
     cossack tartar tatar hungarian norwegian belgian mexican canadian japanese hindoo hindu
-    parisian genoese maltese venetian florentine neapolitan milanese londoner muscovite creole creoles""".split())
+    parisian genoese maltese venetian florentine neapolitan milanese londoner muscovite creole creoles
+    hindostanee hindustani sanskrit""".split())
 # (not "Spaniard", "Jew", "Turk", "Corsican": "the Spaniard" is Injun Joe's disguise in Tom Sawyer,
 # "the Jew" Fagin; War and Peace's "Cossack" ×75 was a person's row; a city's people, "a Parisian
-# sensation", "a Genoese tartan": rows of Les Misérables ×17 and Monte Cristo ×10)
+# sensation", "a Genoese tartan": rows of Les Misérables ×17 and Monte Cristo ×10; languages such
+# as Jane Eyre's "learn Hindostanee", a person ×7 of its list)
 # followers of a party ("he was a Bonapartist", "a Royalist"): Monte Cristo ×13, Les Misérables ×10
 PARTISANS = frozenset("bonapartist bonapartists royalist royalists jacobin jacobins girondin girondins "
                       "republican republicans tory tories whig whigs".split())
