@@ -246,7 +246,7 @@ def _drop_sentence_openers(document: Document, spool: RecordSpool, evidence: Nam
     spool.rename(rows)
 
 
-def _apply_name_evidence(document: Document, spool: RecordSpool, evidence: NameEvidence | None = None) -> None:
+def _apply_name_evidence(spool: RecordSpool, evidence: NameEvidence) -> None:
     """Book-level consistency (:mod:`beyondfind.nlp.name_evidence`): never-names, common words and
     interjections stop being names, and so do "persons" that are plurals naming a group
     ("Americans"); "persons" the book treats as places ("at Longbourn", "to Mozháysk", "at Combe
@@ -263,7 +263,6 @@ def _apply_name_evidence(document: Document, spool: RecordSpool, evidence: NameE
     surname the book writes after a family's honorific ("the Eltons", ORG ×13 beside "Mrs.
     Elton"; Anna Karenina's "the Shtcherbatskys", Little Women's "the Marches", though WordNet
     knows the Welsh Marches)."""
-    evidence = evidence or NameEvidence(document.text)
     per = spool.key_counts(per=True)
     after_honorific = _with_particles_dropped(spool.key_counts(per=True, with_honorific=True))
     forms = spool.name_forms()
@@ -552,7 +551,7 @@ def annotate_into(spool: RecordSpool, document: Document, nlp, *, batch_size: in
     _name_persons_read_as_nouns(document, spool)
     _propagate_names(spool)
     evidence = NameEvidence(document.text)
-    _apply_name_evidence(document, spool, evidence)
+    _apply_name_evidence(spool, evidence)
     _drop_sentence_openers(document, spool, evidence)
     narration = _detect_narration(document)
     _resolve(spool, narration.narrator)

@@ -83,7 +83,9 @@ _SHIP = re.compile(rf"\b(?:aboard|on board(?: of)?|(?:captain|commander|mate|cre
                    rf"(?![’']s\b)|\b[Tt]he\s+_?({_WORD})_?[’']s\s+" + _SHIP_PARTS + r"\b"
                    rf"|\b{_SHIP_KINDS}(?:,\s+the)?\s+_?([{_UPPER}][{_LOWER_LETTERS}]+)_?(?![\w’'])")
 MIN_SHIP = 2
-_OWNED_PLACE = re.compile(rf"(?<![\w'’])({_WORD})(?:[’']s)?(?=\s+([A-Z][a-z]+)\b)")   # "Tellson's Bank", "Mile End"
+# "Tellson's Bank", "Mile End"; the word takes its possessive (_POSSESSIVE_END strips it), and the place
+# word is only looked at, so "King's Bench Prison" counts "Bench" too
+_OWNED_PLACE = re.compile(rf"(?<![\w'’])({_WORD})(?=\s+([A-Z][a-z]+)\b)")
 _NAMING_HEADS = PLACE_HEADS | {"end", "glen"}
 # a first name is a place's when the book writes it before a place word this share of its capitalised
 # uses: Jane Eyre's "Marsh" (NLTK's first name) is "Marsh End" or "Marsh Glen" 7 times in 8
