@@ -559,6 +559,27 @@ def test_an_uncle_or_aunt_with_a_surname_is_the_one_mr_or_mrs_of_it():
     assert not _same(little_women, "Uncle March", "Mr. March")
 
 
+def test_a_first_name_written_as_an_initial_is_that_first_name():
+    """David Copperfield's schoolboy carving `J. Steerforth` ×8 is `James Steerforth` ×5 (the counts
+    the pipeline finds): with it, `Mr. Steerforth` and the bare `Steerforth` ×329 have one candidate
+    and the character is one row, not four; his mother `Mrs. Steerforth` stays apart. Great
+    Expectations' `Mrs. J. Gargery` is `Mrs. Joe Gargery`, not Joe. The display name is never the
+    initialled form."""
+    copperfield = _index({"Steerforth": 329, "Mrs. Steerforth": 44, "Mr. James": 16, "Mr. Steerforth": 9,
+                          "J. Steerforth": 8, "James Steerforth": 5, "James": 5},
+                         {"Steerforth": "male", "Mrs. Steerforth": "female"})
+    steerforth = copperfield.lookup(parse_name("Steerforth"))
+    assert all(_same(copperfield, "Steerforth", other) for other in ("J. Steerforth", "James Steerforth",
+                                                                      "Mr. Steerforth", "Mr. James"))
+    assert not _same(copperfield, "Mrs. Steerforth", "Steerforth") and steerforth.name == (None, "steerforth")
+    expectations = _index({"Joe": 675, "Mrs. Joe": 63, "Mr. Gargery": 12, "Joe Gargery": 5, "Mrs. Joe Gargery": 3,
+                           "Mrs. J. Gargery": 3, "Joseph Gargery": 3},
+                          {"Joe": "male", "Mrs. Joe": "female"})
+    assert _same(expectations, "Mrs. J. Gargery", "Mrs. Joe Gargery") and not _same(expectations, "Mrs. J. Gargery", "Joe")
+    initialled = _index({"J. Steerforth": 8, "James Steerforth": 5})
+    assert initialled.lookup(parse_name("James Steerforth")).name == (None, "james steerforth")
+
+
 def test_a_name_the_book_boards_is_a_ship():
     """Moby Dick's NER tags the Pequod a person (165 mentions, the fourth "character" of the list):
     "aboard the Pequod", "the Pequod's deck" make it a ship, and so the Jeroboam; the crew are not."""

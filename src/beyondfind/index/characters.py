@@ -290,12 +290,21 @@ def _roles(forms: list[_Form], first_names: frozenset[str]) -> None:
 
 
 def _first_names_agree(a: str, b: str) -> bool:
-    """The same first name, one a prefix of the other (``Huck`` / ``Huckleberry``), or one a
-    nickname of the other (``Tommy`` / ``Thomas``)."""
+    """The same first name, one a prefix of the other (``Huck`` / ``Huckleberry``), an initial of
+    the other (David Copperfield's schoolboy carving ``J. Steerforth`` / ``James Steerforth``, Great
+    Expectations' ``Mrs. J. Gargery`` / ``Mrs. Joe Gargery``), or one a nickname of the other
+    (``Tommy`` / ``Thomas``)."""
     if a == b or (min(len(a), len(b)) >= 3 and (a.startswith(b) or b.startswith(a))):
+        return True
+    if (len(a) == 1) != (len(b) == 1) and a[0] == b[0]:
         return True
     table = nicknames()
     return a in table.get(b, ()) or b in table.get(a, ())
+
+
+def _initialled(form: _Form) -> bool:
+    """The form gives its first name as an initial (``J. Steerforth``)."""
+    return form.first is not None and len(form.first) == 1
 
 
 def _given_names_agree(a: _Form, b: _Form) -> bool:
@@ -714,8 +723,8 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
     for cid, ms in enumerate(members):
         count = sum(m.stats.count for m in ms)
         top = max(m.stats.count for m in ms)
-        display = max(ms, key=lambda m: (m.stats.count >= 0.2 * top, len(m.words), m.honorific is not None,
-                                         m.stats.count))
+        display = max(ms, key=lambda m: (m.stats.count >= 0.2 * top, not _initialled(m), len(m.words),
+                                         m.honorific is not None, m.stats.count))
         genders = {m.gender for m in ms if m.gender}
         ambiguous = _ambiguous(cid, ms, readings)
         characters.append(Character(cid, display.key, ms[0].stats.label, tuple(m.key for m in ms), count,
