@@ -580,6 +580,22 @@ def test_a_first_name_written_as_an_initial_is_that_first_name():
     assert initialled.lookup(parse_name("James Steerforth")).name == (None, "james steerforth")
 
 
+def test_an_adjective_before_a_first_name_does_not_make_it_a_surname():
+    """A Tale of Two Cities' `Young Jerry` ×10 (the son) made "Jerry" the last word of a full name,
+    so the bare `Jerry` ×94 — the father, `Jerry Cruncher` — was read as a surname that `Cruncher`
+    contradicts and became a row of its own (counts as the pipeline finds them). `Young X` names
+    what `X` names, the adjective aside (LitBank's `Young Anthony` is Anthony Patch)."""
+    cities = _index({"Mr. Cruncher": 101, "Jerry": 94, "Mrs. Cruncher": 13, "Young Jerry": 10, "Jerry Cruncher": 2,
+                     "Mr. Jerry Cruncher": 2, "Cruncher": 1, "Master Cruncher": 1, "Mr. Jeremiah Cruncher": 1},
+                    {"Mr. Cruncher": "male", "Jerry": "male", "Mrs. Cruncher": "female", "Young Jerry": "male"})
+    assert _same(cities, "Jerry", "Jerry Cruncher") and _same(cities, "Jerry", "Mr. Cruncher")
+    assert not _same(cities, "Jerry", "Mrs. Cruncher")
+    patch = _index({"Anthony": 10, "Anthony Patch": 3, "Anthony Comstock Patch": 1, "Young Anthony": 1,
+                    "Adam Patch": 1, "Adam J. Patch": 2})
+    anthony = patch.lookup(parse_name("Anthony Patch")).id
+    assert _same(patch, "Young Anthony", "Anthony Patch") and patch.possible((None, "anthony")) == (anthony,)
+
+
 def test_a_name_the_book_boards_is_a_ship():
     """Moby Dick's NER tags the Pequod a person (165 mentions, the fourth "character" of the list):
     "aboard the Pequod", "the Pequod's deck" make it a ship, and so the Jeroboam; the crew are not."""

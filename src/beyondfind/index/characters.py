@@ -261,7 +261,7 @@ def _roles(forms: list[_Form], first_names: frozenset[str]) -> None:
     first_in_full, last_in_full = Counter(), Counter()   # positions in full names of persons
     for f in forms:
         n = f.stats.count
-        if len(f.words) > 1:
+        if len(f.words) > 1 and not _described(f):
             as_first[f.words[0]] += n
             as_last[f.words[-1]] += n
             if f.stats.label == "PER" and f.words[0] not in NEUTRAL_HONORIFICS:
@@ -279,14 +279,22 @@ def _roles(forms: list[_Form], first_names: frozenset[str]) -> None:
         elif len(f.words) == 1 and f.honorific in SURNAME_HONORIFICS:
             as_last[f.words[0]] += f.stats.count
     for f in forms:
-        if len(f.words) > 1:   # "de Villefort": a particle, no first name
+        if len(f.words) > 1 and not _described(f):   # "de Villefort": a particle, no first name
             f.first, f.surname = (None if f.words[0] in NAME_PARTICLES else f.words[0]), f.words[-1]
             continue
-        w = f.words[0]
+        w = f.words[-1]
         if as_first[w] > as_last[w] or (as_first[w] == as_last[w] and w in first_names) or honorific_first(f):
             f.first = w
         else:
             f.surname = w
+
+
+def _described(form: _Form) -> bool:
+    """A name of two words whose first is an adjective the text puts before a name ("Young Jerry",
+    "Little Rawdon", "Old Boggs"): the second word's role is that of the word alone. Counted as a
+    full name, A Tale of Two Cities' "Young Jerry" ×10 made "Jerry" a surname, so the bare "Jerry"
+    ×94 could not join "Jerry Cruncher" and his father's row was split in two."""
+    return len(form.words) == 2 and form.words[0] in NEUTRAL_HONORIFICS
 
 
 def _first_names_agree(a: str, b: str) -> bool:
@@ -406,9 +414,12 @@ def _specificity(f: _Form) -> tuple:
 
 def _may_name(short: _Form, long: _Form) -> bool:
     """``short`` can be a shorter way to write ``long``: the same words without an honorific, a
-    word-based part ("Bingley" of "Caroline Bingley"), or a first-name prefix with the same surname."""
+    word-based part ("Bingley" of "Caroline Bingley"; "Young Anthony" of "Anthony Patch": the
+    adjective aside), or a first-name prefix with the same surname."""
     if short is long:
         return False
+    if _described(short) and not _described(long):   # "Young Anthony" of "Anthony Patch"
+        return set(short.words[1:]) <= set(long.words)
     if short.words == long.words:   # a full name under two titles: "M. Albert de Morcerf", "Vicomte Albert …"
         return (short.honorific is None and long.honorific is not None) or (
             len(short.words) > 1 and short.honorific is not None and long.honorific is not None) or (
