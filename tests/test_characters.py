@@ -478,6 +478,22 @@ def test_plurals_naming_a_group_are_not_people_but_families_are():
     assert not never_a_name("paris") and not never_a_name("bonaparte")
     les_mis = NameEvidence(load_document(DATA / "books" / "135-les-miserables.txt").text)
     assert les_mis.group_plural("romans", set())   # a nationality's plural, though Roman is a first name
+    assert les_mis.group_plural("carthusians", set()) and les_mis.group_plural("gauls", set())   # orders, peoples
+    dracula = NameEvidence(load_document(DATA / "books" / "345-dracula.txt").text)
+    assert dracula.group_plural("huns", set())   # the singular is never written
+
+
+def test_a_capitalised_noun_after_a_or_an_is_no_name():
+    """Middlemarch's "a Churchman" ×3 of 4 and "a Methodist", David Copperfield's "a Middlesex
+    Magistrate" (a person's row each) are nouns the author capitalised; names written after "a"
+    now and then ("a Lydgate" is no habit) stay."""
+    from beyondfind.nlp.name_evidence import NameEvidence
+
+    middlemarch = NameEvidence(load_document(DATA / "books" / "145-middlemarch.txt").text)
+    assert middlemarch.common_noun("churchman") and middlemarch.common_noun("methodist")
+    assert not any(middlemarch.common_noun(w) for w in ("dorothea", "lydgate", "casaubon", "bulstrode"))
+    copperfield = NameEvidence(load_document(DATA / "books" / "766-david-copperfield.txt").text)
+    assert copperfield.common_noun("middlesex magistrate") and not copperfield.common_noun("uriah heep")
 
 
 def test_styles_of_address_are_no_entities(tmp_path, nlp):

@@ -249,7 +249,7 @@ def _drop_sentence_openers(document: Document, spool: RecordSpool, evidence: Nam
 def _apply_name_evidence(spool: RecordSpool, evidence: NameEvidence) -> None:
     """Book-level consistency (:mod:`beyondfind.nlp.name_evidence`): never-names, common words and
     interjections stop being names, and so do "persons" that are plurals naming a group
-    ("Americans"); "persons" the book treats as places ("at Longbourn", "to Mozháysk", "at Combe
+    ("Americans") or nouns the book writes after "a" or "an" ("an Insurer of Ships"); "persons" the book treats as places ("at Longbourn", "to Mozháysk", "at Combe
     Magna"; not a dialogue tag's speaker, nor ending in a surname the book writes after an
     honorific), and "persons" the gazetteer knows as places unless the book writes them as part of
     a person's name, become LOC; "persons" named like a place ("Russell Square") FAC, and so do
@@ -279,7 +279,8 @@ def _apply_name_evidence(spool: RecordSpool, evidence: NameEvidence) -> None:
         single = " " not in key and not honorific
         if never_a_name(key, honorific) or (single and (evidence.common_word(key) or evidence.interjection(key)
                                                         or evidence.possessed(key))) \
-                or (single and label == "PER" and evidence.group_plural(key, family_words)):
+                or (single and label == "PER" and evidence.group_plural(key, family_words)) \
+                or (label == "PER" and not honorific and evidence.common_noun(key)):
             unnamed.append((key, honorific, label))
         elif single and label == "PER" and evidence.ship_named(key):
             ships.append((key, honorific, label))

@@ -11,9 +11,13 @@
   ``Cincinnati``, ``the Andes``; :mod:`beyondfind.nlp.training.gazetteer`) is a place, unless it
   is a first name or the book also writes it as a person's surname (``Mr. X``, ``John X``).
 * A capitalised plural of a word the book writes itself ("Americans", "Quakers", "Turks",
-  "Nantucketers") names a group, not a person, unless the singular is a name of the book's people
+  "Nantucketers"; or a people's, order's or creed's: "the Huns", "the Carthusians") names a group,
+  not a person, unless the singular is a name of the book's people
   ("the Garths" are Mr. and Mrs. Garth) or a first name; names that merely end in "s" ("Davis",
   "Jones") have no such singular and stay.
+* A "person" the book writes after "a" or "an" in half of its (two or more) capitalised
+  occurrences is a noun the author capitalised: Great Expectations' "an Insurer of Ships", "a
+  travelling Giant", Middlemarch's "a Churchman".
 * A one-word "person" the book boards or gives a deck, hull or crew, after "the" ("aboard the
   Pequod", "the Pequod's deck") is a ship (VEH).
 * A capitalised word the book never writes mid-sentence and mostly follows by "!" is an
@@ -43,7 +47,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
-from .name_words import NATIONALITIES, PLACE_FIRST_WORDS, PLACE_HEADS
+from .name_words import NATIONALITIES, PEOPLES, PLACE_FIRST_WORDS, PLACE_HEADS
 from .names import STRIP_HONORIFICS, _first_names, fold_accents
 from .text import chunks
 
@@ -101,6 +105,10 @@ _SPOKEN = re.compile(rf"\b(?:{_SPEECH_VERBS})\s+[Tt]he\s+({_WORD})\b"
 _TAGGED_SPEAKER = re.compile(rf"[,!?—-][”\"’']\s+(?:{_SPEECH_VERBS})\s+([A-Z][^\W\d_]+)\b(?![’'-])"
                              rf"|[,!?—-][”\"’']\s+([A-Z][^\W\d_]+)\s+(?:{_SPEECH_VERBS})\b")
 _THE_BEFORE = re.compile(r"\b[Tt]he\s+$")
+_INDEFINITE = re.compile(rf"\b[Aa]n?\s+({_WORD})\b(?![’']s\b)")
+_INDEFINITE_BEFORE = re.compile(r"\b[Aa]n?\s+$")
+INDEFINITE_SHARE = 0.5
+MIN_INDEFINITE = 2
 _LOCATIVE_BEFORE = re.compile(_LOCATIVE_PREPOSITION + r"(?:the\s+)?$")
 _SPEECH_BEFORE = re.compile(rf"\b(?:{_SPEECH_VERBS})\s+[Tt]he\s+$")
 _SPEECH_AFTER = re.compile(rf"\s+(?:{_SPEECH_VERBS})\b")
@@ -181,12 +189,14 @@ def _word_counts(pattern: re.Pattern, text: str) -> Counter:
 
 class PhraseCounts(NamedTuple):
     """A name's capitalised occurrences (:meth:`NameEvidence._phrase_counts`), and how many of them
-    follow "the", say something ("said the X"), follow a locative preposition ("at Combe Magna")."""
+    follow "the", say something ("said the X"), follow a locative preposition ("at Combe Magna"),
+    follow "a" or "an" ("an Insurer of Ships")."""
 
     capitalised: int
     after_the: int
     spoken: int
     placed: int
+    indefinite: int   # after "a" or "an"
 
 
 @dataclass
@@ -280,7 +290,7 @@ class NameEvidence:
         singular = word[:-1]
         if singular in family_words:
             return False
-        if singular in NATIONALITIES:   # "Romans", though Roman is a first name
+        if singular in NATIONALITIES or singular in PEOPLES:   # "Romans", though Roman is a first name
             return True
         male, female = _first_names()
         if singular in male or singular in female:
@@ -371,6 +381,26 @@ class NameEvidence:
             cap, the, spoken = counts.capitalised, counts.after_the, counts.spoken
         return cap >= MIN_THE and the >= THE_SHARE * cap and not spoken
 
+    @cached_property
+    def after_indefinite(self) -> Counter:
+        """Capitalised words written after "a" or "an" ("a Giant", "an Insurer"), by key."""
+        return _word_counts(_INDEFINITE, self.text)
+
+    def common_noun(self, key: str) -> bool:
+        """A "person" the book writes after "a" or "an" in at least ``INDEFINITE_SHARE`` of its
+        capitalised occurrences, ``MIN_INDEFINITE`` times or more, is a noun the author capitalised,
+        not a name: Great Expectations' "an Insurer of Ships" and "a travelling Giant", David
+        Copperfield's "a Middlesex Magistrate", Middlemarch's "a Churchman", "a Methodist"."""
+        words = key.split()
+        if self.after_indefinite.get(words[0], 0) < MIN_INDEFINITE:   # most names: no text scan
+            return False
+        if len(words) == 1:
+            cap, indefinite = self.capital.get(key, 0), self.after_indefinite.get(key, 0)
+        else:
+            counts = self._phrase_counts(words)
+            cap, indefinite = counts.capitalised, counts.indefinite
+        return indefinite >= MIN_INDEFINITE and indefinite >= INDEFINITE_SHARE * cap
+
     def speaks(self, key: str) -> bool:
         """The name, written "the X", says something at least ``MIN_SPOKEN`` times ("said the
         Gryphon", "the Mock Turtle replied"), or a one-word name is a dialogue tag's speaker that
@@ -388,17 +418,18 @@ class NameEvidence:
         the name itself, its context read around each."""
         body = r"\s+".join(re.escape(w[:1].upper() + w[1:]) for w in words)
         text = self.text
-        cap = the = spoken = placed = 0
+        cap = the = spoken = placed = indefinite = 0
         for m in re.finditer(rf"{body}\b(?![’']s\b)", text):   # a literal first: a fast scan
             if m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_'’"):
                 continue
             cap += 1
             placed += bool(_LOCATIVE_BEFORE.search(text, max(0, m.start() - 40), m.start()))
+            indefinite += bool(_INDEFINITE_BEFORE.search(text, max(0, m.start() - 40), m.start()))
             if _THE_BEFORE.search(text, max(0, m.start() - 40), m.start()):
                 the += 1
                 spoken += bool(_SPEECH_BEFORE.search(text, max(0, m.start() - 40), m.start())
                                or _SPEECH_AFTER.match(text, m.end()))
-        return PhraseCounts(cap, the, spoken, placed)
+        return PhraseCounts(cap, the, spoken, placed, indefinite)
 
     def place_named(self, key: str) -> bool:
         """Several words starting with a place word ("Castle Dracula", "Castle of Dracula", "Lake

@@ -19,6 +19,12 @@ NATIONALITIES = frozenset("""english french german italian spanish dutch russian
 # "the Jew" Fagin; War and Peace's "Cossack" ×75 was a person's row; a city's people, "a Parisian
 # sensation", "a Genoese tartan": rows of Les Misérables ×17 and Monte Cristo ×10; languages such
 # as Jane Eyre's "learn Hindostanee", a person ×7 of its list)
+# peoples, orders and creeds whose singular may be a person's epithet ("the Spaniard", "the Jew")
+# but whose plural is always a group ("the Turks", "the Huns", "the Carthusians"); see
+# NameEvidence.group_plural
+PEOPLES = frozenset("""turk swede dane gaul hun moor saxon spaniard corsican jew slav slovak papist buddhist
+    mohammedan quaker methodist carthusian jesuit benedictine puritan lutheran calvinist apostle pharisee
+    israelite philistine highlander islander""".split())
 # followers of a party ("he was a Bonapartist", "a Royalist"): Monte Cristo ×13, Les Misérables ×10
 PARTISANS = frozenset("bonapartist bonapartists royalist royalists jacobin jacobins girondin girondins "
                       "republican republicans tory tories whig whigs".split())
