@@ -612,6 +612,19 @@ def test_an_adjective_before_a_first_name_does_not_make_it_a_surname():
     assert _same(patch, "Young Anthony", "Anthony Patch") and patch.possible((None, "anthony")) == (anthony,)
 
 
+def test_a_bare_surname_s_pronoun_gender_gives_way_to_a_far_more_frequent_title():
+    """David Copperfield's `Barkis` ×38 drew Peggotty's "she" and stood apart from `Mr. Barkis`
+    ×114; the nurse `Peggotty` ×432 ("she") is not her brother `Mr. Peggotty` ×328, who is used
+    less than three times as often (counts and genders as the pipeline finds them)."""
+    copperfield = _index({"Peggotty": 432, "Mr. Peggotty": 328, "Mr. Barkis": 114, "Barkis": 38,
+                          "Clara Peggotty": 4, "Mrs. Barkis": 3, "C. P. Barkis": 3, "Ham Peggotty": 2,
+                          "Mrs. Peggotty": 1, "Ham": 140},
+                         {"Peggotty": "female", "Mr. Peggotty": "male", "Barkis": "female", "Mr. Barkis": "male",
+                          "Mrs. Barkis": "female", "Ham": "male"})
+    assert _same(copperfield, "Barkis", "Mr. Barkis") and not _same(copperfield, "Mrs. Barkis", "Mr. Barkis")
+    assert not _same(copperfield, "Peggotty", "Mr. Peggotty")
+
+
 def test_a_name_the_book_boards_is_a_ship():
     """Moby Dick's NER tags the Pequod a person (165 mentions, the fourth "character" of the list):
     "aboard the Pequod", "the Pequod's deck" make it a ship, and so the Jeroboam; the crew are not."""

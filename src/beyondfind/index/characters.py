@@ -67,6 +67,7 @@ RARE = 10              # full names seen fewer times absorb a bare word 3× as f
 DOMINANT_SHARE = 0.8   # a form joins the candidate that holds this share of the candidates' mentions
 FIRST_LEAD = 4                # "Mr. X" is a first name when full names use X first this many times as often as last
 HONORIFIC_FIRST_EVIDENCE = 5  # mentions of full names using an unknown word first that make "Mr. X" a first name
+OUTWEIGHED_BY = 3.0    # a bare surname's pronoun gender gives way to candidates this many times as frequent
 OWN_SHARE = 3.0        # an ambiguous form this many times as frequent as its candidates is its own character
 DISTINGUISHING_USES = 20  # "Mr. F X" this often marks a person other than a far more frequent "Mr. X"
 DISTINGUISHING_SHARE = 0.1  # ... and, for a "Mr. X" weighed again at the end, this share of its uses
@@ -246,6 +247,25 @@ def _gender_from_lists(form: _Form) -> bool:
     ``Abbot``, a man's first name there, drew 15 "he" and no "she"), so it is weak evidence."""
     return (form.gender is not None and form.honorific is None and form.surname is not None
             and len(form.words) == 1 and name_gender(Name(None, form.words)) == form.gender)
+
+
+def _outweighed_gender(form: _Form, cands: list[int], members: list[list[_Form]]) -> bool:
+    """A bare surname whose gender only the resolved pronouns give, while candidates of the other
+    gender hold :data:`DOMINANT_SHARE` of the candidates' mentions: David Copperfield's ``Barkis``
+    ×38 drew Peggotty's "she" (the carrier's message "Barkis is willin'" is hers to answer), but
+    the book writes ``Mr. Barkis`` ×117 and ``Mrs. Barkis`` ×3. The form must be used at most
+    1/:data:`OUTWEIGHED_BY` as often as those candidates: the nurse ``Peggotty`` ×432 ("she") is
+    not her brother ``Mr. Peggotty`` ×328."""
+    if (form.gender is None or form.honorific is not None or len(form.words) != 1 or form.surname is None
+            or name_gender(Name(None, form.words)) is not None):
+        return False
+    counts: Counter = Counter()
+    for c in cands:
+        genders = {m.gender for m in members[c] if m.gender}
+        counts[genders.pop() if len(genders) == 1 else None] += sum(m.stats.count for m in members[c])
+    other = "female" if form.gender == "male" else "male"
+    return (counts[other] >= DOMINANT_SHARE * sum(counts.values())
+            and form.stats.count * OUTWEIGHED_BY <= counts[other])
 
 
 def _roles(forms: list[_Form], first_names: frozenset[str]) -> None:
@@ -681,8 +701,9 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
                   if g.key in cluster_of and len(readings[g.key]) == 1 and _may_name(f, g)}
         cands = sorted({cluster_of[g.key] for g in longer.values()})
         fitting = [c for c in cands if _fits(f, members[c], married_first)]
-        if cands and not fitting and _gender_from_lists(f):
-            # every candidate has the other gender: the lists' gender gives way ("Abbot" → "Miss Abbot")
+        if cands and ((not fitting and _gender_from_lists(f)) or _outweighed_gender(f, cands, members)):
+            # every candidate has the other gender: the lists' gender gives way ("Abbot" → "Miss Abbot"),
+            # or nearly every mention of them does: the pronouns' gender gives way ("Barkis")
             f.gender = None
             fitting = [c for c in cands if _fits(f, members[c], married_first)]
         cands = fitting
