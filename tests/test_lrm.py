@@ -169,3 +169,18 @@ def test_bm25_equals_the_bm25s_library(huck):
             theirs = reference.get_scores(q)
             assert ours and set(ours) == {int(i) for i in np.flatnonzero(theirs > 0)}
             assert all(abs(ours[i] - theirs[i]) <= 1e-4 * max(1.0, theirs[i]) for i in ours)
+
+
+def test_a_person_the_book_never_tags_is_found_where_the_name_is_written(huck):
+    """Huck's father is "pap" (in lower case 50 times, "Pap" 12): the pipeline never tags it, so
+    LRM had no candidate and `rank --method lrm --entity Pap` printed nothing. Its written
+    occurrences now count as names; a tagged person's evidence is unchanged."""
+    pap = parse_name("Pap")
+    assert huck.characters.lookup(pap) is None
+    ranked = lrm.rank(huck, pap, explain=True)
+    assert len(ranked) >= 20
+    for scored in ranked[:5]:
+        text = huck.passages[scored.passage].text
+        assert "pap" in text.lower() and scored.explain["names"]
+    jim = [n for s in lrm.rank(huck, parse_name("Jim"), explain=True)[:10] for n in s.explain["names"]]
+    assert jim and all(text.startswith("Jim") for _a, _b, text, _e in jim)   # tagged: the pipeline's mentions

@@ -200,6 +200,9 @@ def evidences(book: IndexedBook, passages: list[int], query: Name, query_label: 
     # Where no name and no pronoun's antecedent shares a word with the query (most of a narrator's
     # candidates), only the narrator's pronouns can count.
     with_names, with_antecedents = _passages_sharing(book, words)
+    # a person the book never tags ("pap", Huck's name for his father, in lower case 50 times):
+    # each written occurrence counts as a name, as a place's does
+    unseen = _unseen_person(book, query) if person else None
     out = []
     for passage in passages:
         ev = PassageEvidence()
@@ -216,8 +219,10 @@ def evidences(book: IndexedBook, passages: list[int], query: Name, query_label: 
         if person:
             _pronoun_evidence(book, passage, query, query_label, settings, cache, words, narrator, ev,
                               passage in with_antecedents)
+            if unseen is not None:
+                _unrecognised_mentions(book, passage, unseen, ev)
         else:
-            _unrecognised_place_mentions(book, passage, query, ev)
+            _unrecognised_mentions(book, passage, _written_out(query), ev)
         ev.ef += ev.names
         out.append(ev)
     return out
@@ -248,10 +253,10 @@ def _pronoun_evidence(book: IndexedBook, passage: int, query: Name, query_label:
         ev.ef += settings.r * narrator * len(narrated)
 
 
-def _unrecognised_place_mentions(book: IndexedBook, passage: int, query: Name, ev: PassageEvidence) -> None:
-    """The place written out where NER saw no name ("…the influence of the Pemberley House"): each
-    capitalised occurrence of the query's words outside the matched mentions counts 1."""
-    pattern = _written_out(query)
+def _unrecognised_mentions(book: IndexedBook, passage: int, pattern: re.Pattern, ev: PassageEvidence) -> None:
+    """The name written out where NER saw none ("…the influence of the Pemberley House"): each
+    occurrence of ``pattern`` (the query's words, :func:`_written_out` or :func:`_unseen_person`)
+    outside the matched mentions counts 1."""
     p = book.passages[passage]
     covered = [(a, b) for a, b, _t, _e in ev.matched]
     for m in pattern.finditer(p.text):
@@ -340,6 +345,16 @@ def _written_out(query: Name) -> re.Pattern:
     return re.compile(r"\b" + joint.join(re.escape(w[:1].upper() + w[1:]) for w in query.words) + r"\b")
 
 
+def _unseen_person(book: IndexedBook, query: Name) -> re.Pattern | None:
+    """For a person query the book never tags as a name (no character, no name mention sharing a
+    word with it), the query's words in any case; else None."""
+    if book.characters.lookup(query) is not None or not query.words:
+        return None
+    if _passages_sharing(book, frozenset(query.words))[0]:
+        return None
+    return re.compile(r"\b" + r"\W+".join(re.escape(w) for w in query.words) + r"\b", re.IGNORECASE)
+
+
 def _passages_sharing(book: IndexedBook, words: frozenset[str]) -> tuple[frozenset[int], frozenset[int]]:
     """Passages with a name mention holding one of ``words``, and passages with a pronoun whose
     antecedent's name holds one (:attr:`IndexedBook.passages_by_word`)."""
@@ -351,11 +366,12 @@ def _passages_sharing(book: IndexedBook, words: frozenset[str]) -> tuple[frozens
 def candidate_passages_lrm(book: IndexedBook, query: Name) -> list[int]:
     """Passages with a name mention sharing a word with the query, or a pronoun whose antecedent
     does, or narrator pronouns when the narrator shares a word with the query; for a place, also
-    passages where its name is written out but NER saw none."""
+    passages where its name is written out but NER saw none, and for a person the book never tags,
+    passages where its words are written."""
     words = book.match_words(query)
     out: set[int] = set()
-    if query_label(book, query) != "PER":
-        pattern = _written_out(query)
+    pattern = _written_out(query) if query_label(book, query) != "PER" else _unseen_person(book, query)
+    if pattern is not None:
         out.update(p.index for p in book.passages if pattern.search(p.text))
     with_names, with_antecedents = _passages_sharing(book, words)
     out |= with_names | with_antecedents
