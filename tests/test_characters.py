@@ -625,6 +625,26 @@ def test_a_bare_surname_s_pronoun_gender_gives_way_to_a_far_more_frequent_title(
     assert not _same(copperfield, "Peggotty", "Mr. Peggotty")
 
 
+def test_a_word_written_only_with_titles_joins_the_far_more_frequent_bare_word():
+    """Titled forms are placed first, so a few of them kept a frequent bare word apart: Great
+    Expectations' `Provis` ×67 beside `Mr. Provis` ×2 and `Uncle Provis` ×1 (the bare word came
+    too late to be introduced), War and Peace's `Bennigsen` ×65 beside `Count Bennigsen` ×8 and
+    `General Bennigsen` ×4 (neither titled form dominated). Les Misérables' `Monsieur
+    Fauchelevent` ×46 (mostly Jean Valjean under that name) stays apart from the gardener's
+    `Fauchelevent` ×214, and Emma's `Mrs. Bates` from `Miss Bates` (counts as the pipeline finds
+    them)."""
+    expectations = _index({"Provis": 67, "Mr. Provis": 2, "Uncle Provis": 1}, {"Provis": "male"})
+    assert _same(expectations, "Provis", "Mr. Provis") and _same(expectations, "Provis", "Uncle Provis")
+    war = _index({"Bennigsen": 65, "Count Bennigsen": 8, "General Bennigsen": 4}, {"Bennigsen": "male"})
+    assert _same(war, "Bennigsen", "Count Bennigsen") and _same(war, "Bennigsen", "General Bennigsen")
+    les_mis = _index({"Fauchelevent": 214, "Monsieur Fauchelevent": 46, "Father Fauchelevent": 19},
+                     {"Fauchelevent": "male"})
+    assert not _same(les_mis, "Fauchelevent", "Monsieur Fauchelevent")
+    emma = _index({"Miss Bates": 111, "Bates": 17, "Mrs. Bates": 18, "Miss Jane Bates": 1},
+                  {"Miss Bates": "female", "Mrs. Bates": "female"})
+    assert not _same(emma, "Mrs. Bates", "Miss Bates")
+
+
 def test_a_name_the_book_boards_is_a_ship():
     """Moby Dick's NER tags the Pequod a person (165 mentions, the fourth "character" of the list):
     "aboard the Pequod", "the Pequod's deck" make it a ship, and so the Jeroboam; the crew are not."""

@@ -571,6 +571,53 @@ def _join_kin_titles(members: list[list[_Form]]) -> dict[int, int]:
     return {cid: t for cid, t in joins.items() if members[cid][0].words[0] not in apart}
 
 
+def _join_titled_variants(members: list[list[_Form]], readings: Mapping[FormKey, tuple[int, ...]],
+                          married_first: frozenset[str]) -> dict[int, int]:
+    """Clusters of one word written only with titles that join the character of the bare word:
+    {titled cluster: target}.
+
+    Titled forms are placed before the bare word, so a few of them can keep a far more frequent
+    bare word from joining any: Great Expectations' ``Mr. Provis`` ×2 (the bare ``Provis`` ×67
+    came too late to be introduced by it), War and Peace's ``Count Bennigsen`` ×8 and ``General
+    Bennigsen`` ×4 (neither dominates the other, so ``Bennigsen`` ×65 stood alone), ``Colonel
+    Berg``, Moby Dick's ``Mr. Queequeg``. The titled cluster joins when the bare word's character
+    is resolved, every titled form fits its members (:func:`_fits`: Emma's ``Mrs. Bates`` is not
+    ``Miss Bates``; a married woman's title joins only a bare word known to be hers: a bare surname
+    of unknown gender names her husband more often), no gender conflicts with any other character
+    written with the word, and it holds :data:`DOMINANT_SHARE` of those characters' mentions: Les Misérables' ``Monsieur
+    Fauchelevent`` ×46 (mostly Jean Valjean under that name) stays apart from the old gardener's
+    ``Fauchelevent`` ×214."""
+    bare_of: dict[str, int] = {}
+    with_word: dict[str, set[int]] = defaultdict(set)
+    for cid, ms in enumerate(members):
+        if ms[0].stats.label != "PER":
+            continue
+        for m in ms:
+            for w in m.words:
+                with_word[w].add(cid)
+            if m.honorific is None and len(m.words) == 1 and not _ambiguous(cid, ms, readings):
+                bare_of[m.words[0]] = cid
+    size = [sum(m.stats.count for m in ms) for ms in members]
+    genders = [{m.gender for m in ms if m.gender} for ms in members]
+    joins = {}
+    for cid, ms in enumerate(members):
+        if (ms[0].stats.label != "PER" or _ambiguous(cid, ms, readings) or len({m.words for m in ms}) != 1
+                or len(ms[0].words) != 1 or any(m.honorific is None for m in ms)):
+            continue
+        word = ms[0].words[0]
+        target = bare_of.get(word)
+        if target is None or target == cid or not all(_fits(m, members[target], married_first) for m in ms):
+            continue
+        if not genders[target] and any(m.honorific in MARRIED for m in ms):   # a bare surname of no known
+            continue                      # gender is a man's more often than his wife's ("Mrs. Lindsay")
+        others = with_word[word] - {cid, target}
+        if any(len(genders[o] | genders[cid] | genders[target]) > 1 for o in others):
+            continue
+        if size[target] >= DOMINANT_SHARE * sum(size[c] for c in with_word[word]):
+            joins[cid] = target
+    return {cid: t for cid, t in joins.items() if cid not in joins.values()}
+
+
 def _join_honorific_variants(members: list[list[_Form]], readings: Mapping[FormKey, tuple[int, ...]],
                              first_names: frozenset[str]) -> dict[int, int]:
     """Clusters of a first name written only with honorifics that join the character the bare
@@ -749,6 +796,8 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
     joins = _join_honorific_variants(members, readings, male | female)
     members, cluster_of, readings = _merge(members, cluster_of, readings, joins)
     joins = _join_kin_titles(members)
+    members, cluster_of, readings = _merge(members, cluster_of, readings, joins)
+    joins = _join_titled_variants(members, readings, married_first)
     members, cluster_of, readings = _merge(members, cluster_of, readings, joins)
 
     characters = []
