@@ -15,9 +15,9 @@
   not a person, unless the singular is a name of the book's people
   ("the Garths" are Mr. and Mrs. Garth) or a first name; names that merely end in "s" ("Davis",
   "Jones") have no such singular and stay.
-* A "person" the book writes after "a" or "an" in half of its (two or more) capitalised
-  occurrences is a noun the author capitalised: Great Expectations' "an Insurer of Ships", "a
-  travelling Giant", Middlemarch's "a Churchman".
+* A "person" the book writes after "a" or "an" (and at most one word in lower case) in half of
+  its (two or more) capitalised occurrences is a noun the author capitalised: Great
+  Expectations' "an Insurer of Ships", "a travelling Giant", Middlemarch's "a Churchman".
 * A one-word "person" the book boards or gives a deck, hull or crew, after "the" ("aboard the
   Pequod", "the Pequod's deck") is a ship (VEH).
 * A capitalised word the book never writes mid-sentence and mostly follows by "!" is an
@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .name_words import NATIONALITIES, PEOPLES, PLACE_FIRST_WORDS, PLACE_HEADS
-from .names import STRIP_HONORIFICS, _first_names, fold_accents
+from .names import NAME_PARTICLES, STRIP_HONORIFICS, _first_names, fold_accents
 from .text import chunks
 
 LOCATIVE_SHARE = 0.3
@@ -105,8 +105,9 @@ _SPOKEN = re.compile(rf"\b(?:{_SPEECH_VERBS})\s+[Tt]he\s+({_WORD})\b"
 _TAGGED_SPEAKER = re.compile(rf"[,!?—-][”\"’']\s+(?:{_SPEECH_VERBS})\s+([A-Z][^\W\d_]+)\b(?![’'-])"
                              rf"|[,!?—-][”\"’']\s+([A-Z][^\W\d_]+)\s+(?:{_SPEECH_VERBS})\b")
 _THE_BEFORE = re.compile(r"\b[Tt]he\s+$")
-_INDEFINITE = re.compile(rf"\b[Aa]n?\s+({_WORD})\b(?![’']s\b)")
-_INDEFINITE_BEFORE = re.compile(r"\b[Aa]n?\s+$")
+# "a Giant", "a travelling Giant": the article, at most one word in lower case, the capitalised word
+_INDEFINITE = re.compile(rf"\b[Aa]n?\s+(?:[{_LOWER_LETTERS}]+\s+)?({_WORD})\b(?![’']s\b)")
+_INDEFINITE_BEFORE = re.compile(rf"\b[Aa]n?\s+(?:[{_LOWER_LETTERS}]+\s+)?$")
 INDEFINITE_SHARE = 0.5
 MIN_INDEFINITE = 2
 _LOCATIVE_BEFORE = re.compile(_LOCATIVE_PREPOSITION + r"(?:the\s+)?$")
@@ -131,6 +132,14 @@ def _gazetteer() -> frozenset[str]:
 
 def _beings() -> frozenset[str]:
     return _shipped_words("beings")
+
+
+def _written_word(word: str) -> str:
+    """A name word as a pattern: capitalised, or a particle in either case ("Insurer of Ships",
+    "Château d'If")."""
+    if word in NAME_PARTICLES:
+        return f"[{re.escape(word[:1].upper())}{re.escape(word[:1])}]{re.escape(word[1:])}"
+    return re.escape(word[:1].upper() + word[1:])
 
 
 def _starts_with_first_name(name: str) -> bool:
@@ -361,16 +370,18 @@ class NameEvidence:
 
     def thing_named(self, key: str) -> bool:
         """A "person" of one to three words written "the X" in at least ``THE_SHARE`` of its
-        (``MIN_THE`` or more) capitalised occurrences, whose last word is no noun for a person or an
-        animal nor a plural, that starts with no first name and that never speaks: a place, an
-        institution or a thing ("the Republic", "the Bastille", "the Sacred Wafer"),
-        not "the Jew", "the President", "the Mock Turtle" or "the Vengeance" (who speaks)."""
+        (``MIN_THE`` or more) capitalised occurrences, whose head (the last word, or the word before
+        "of") is no noun for a person or an animal, whose last word is no plural, that starts with no
+        first name and that never speaks: a place, an institution or a thing ("the Republic", "the
+        Bastille", "the Sacred Wafer", "the Island of Elba"), not "the Jew", "the President", "the
+        Minister of War", "the Mock Turtle" or "the Vengeance" (who speaks)."""
         words = key.split()
         # a plural is a group, not a thing; French "-ais" is no plural ("the Marais", "the Palais")
         if not 1 <= len(words) <= 3 or (words[-1].endswith("s") and not words[-1].endswith(("ss", "ais"))):
             return False
         male, female = _first_names()
-        if words[-1] in _beings() or words[0] in male or words[0] in female:
+        head = words[words.index("of") - 1] if "of" in words[1:] else words[-1]   # "the Minister of War"
+        if head in _beings() or words[0] in male or words[0] in female:
             return False
         if len(words) == 1:
             cap, the, spoken = self.capital.get(key, 0), self.after_the.get(key, 0), self.spoken.get(key, 0)
@@ -387,9 +398,10 @@ class NameEvidence:
         return _word_counts(_INDEFINITE, self.text)
 
     def common_noun(self, key: str) -> bool:
-        """A "person" the book writes after "a" or "an" in at least ``INDEFINITE_SHARE`` of its
-        capitalised occurrences, ``MIN_INDEFINITE`` times or more, is a noun the author capitalised,
-        not a name: Great Expectations' "an Insurer of Ships" and "a travelling Giant", David
+        """A "person" the book writes after "a" or "an" (and at most one word in lower case: "a
+        young Insurer") in at least ``INDEFINITE_SHARE`` of its capitalised occurrences,
+        ``MIN_INDEFINITE`` times or more, is a noun the author capitalised, not a name: Great
+        Expectations' "an Insurer of Ships" and "a travelling Giant" (annotator version 48), David
         Copperfield's "a Middlesex Magistrate", Middlemarch's "a Churchman", "a Methodist"."""
         words = key.split()
         if self.after_indefinite.get(words[0], 0) < MIN_INDEFINITE:   # most names: no text scan
@@ -416,7 +428,7 @@ class NameEvidence:
     def _phrase_counts(self, words: list[str]) -> PhraseCounts:
         """The capitalised occurrences of a name of several words and their contexts: one scan for
         the name itself, its context read around each."""
-        body = r"\s+".join(re.escape(w[:1].upper() + w[1:]) for w in words)
+        body = r"\s+".join(_written_word(w) for w in words)
         text = self.text
         cap = the = spoken = placed = indefinite = 0
         for m in re.finditer(rf"{body}\b(?![’']s\b)", text):   # a literal first: a fast scan

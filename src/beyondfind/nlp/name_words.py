@@ -55,7 +55,7 @@ PLACE_HEADS = frozenset({
     "lane", "lodge", "manor", "mill", "office", "park", "prison", "rectory", "river", "road", "school", "close",
     "society", "square", "street", "tower", "town", "village",
     "asylum", "cathedral", "cliff", "cliffs", "crescent", "dock", "docks", "gardens", "harbour", "heath",
-    "hospital", "market", "moor", "pier", "quay", "station", "terrace", "wharf",
+    "hospital", "market", "moor", "pier", "quay", "station", "terrace", "wharf", "basin",
 })
 # first words that make a name a place ("Castle Dracula", "Mount Vernon", "Lake Maggiore", "Rue du Helder")
 PLACE_FIRST_WORDS = frozenset({
