@@ -678,7 +678,8 @@ def test_matrix_products_through_numpy_give_the_same_annotations_as_blis(nlp, mo
     monkeypatch.setattr(beyondfind.nlp, "_numpy_matrix_products", contextlib.nullcontext)
     blis = load_pipeline()
     assert blis.get_pipe("ner").model.get_ref("tok2vec").ops.use_blis
-    units = next(units for _count, units in _batches(load_document(DATA / "books" / "1342-pride-and-prejudice.txt"), 80))
+    pride = load_document(DATA / "books" / "1342-pride-and-prejudice.txt")
+    units = next(units for _count, units in _batches(pride, 80))
     assert sum(len(text) for text, _ in units) > 10_000
     assert _extract_all(nlp, units, 32) == _extract_all(blis, units, 32)
 

@@ -506,7 +506,8 @@ def _join_nicknames(members: list[list[_Form]], readings: Mapping[FormKey, tuple
     positions that count as a form's presence for this evidence only (the narrator's "I" for the
     narrator's name: "Davy" is said to the narrator, near his "I", seldom near his name)."""
     table = nicknames()
-    persons = [cid for cid, ms in enumerate(members) if ms[0].stats.label == "PER" and not _ambiguous(cid, ms, readings)]
+    persons = [cid for cid, ms in enumerate(members)
+               if ms[0].stats.label == "PER" and not _ambiguous(cid, ms, readings)]
     positions = {cid: sorted(p for m in members[cid] for p in m.stats.positions) for cid in persons}
     present = {cid: sorted(positions[cid] + [p for m in members[cid] for p in also_near.get(m.key, ())])
                for cid in persons}
@@ -584,9 +585,9 @@ def _join_titled_variants(members: list[list[_Form]], readings: Mapping[FormKey,
     is resolved, every titled form fits its members (:func:`_fits`: Emma's ``Mrs. Bates`` is not
     ``Miss Bates``; a married woman's title joins only a bare word known to be hers: a bare surname
     of unknown gender names her husband more often), no gender conflicts with any other character
-    written with the word, and it holds :data:`DOMINANT_SHARE` of those characters' mentions: Les Misérables' ``Monsieur
-    Fauchelevent`` ×46 (mostly Jean Valjean under that name) stays apart from the old gardener's
-    ``Fauchelevent`` ×214."""
+    written with the word, and it holds :data:`DOMINANT_SHARE` of those characters' mentions:
+    Les Misérables' ``Monsieur Fauchelevent`` ×46 (mostly Jean Valjean under that name) stays
+    apart from the old gardener's ``Fauchelevent`` ×214."""
     bare_of: dict[str, int] = {}
     with_word: dict[str, set[int]] = defaultdict(set)
     for cid, ms in enumerate(members):
