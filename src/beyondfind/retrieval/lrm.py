@@ -200,9 +200,7 @@ def evidences(book: IndexedBook, passages: list[int], query: Name, query_label: 
     # Where no name and no pronoun's antecedent shares a word with the query (most of a narrator's
     # candidates), only the narrator's pronouns can count.
     with_names, with_antecedents = _passages_sharing(book, words)
-    # a person the book never tags ("pap", Huck's name for his father, in lower case 50 times):
-    # each written occurrence counts as a name, as a place's does
-    unseen = _unseen_person(book, query) if person else None
+    written = _written_unrecognised(book, query, query_label)
     out = []
     for passage in passages:
         ev = PassageEvidence()
@@ -219,10 +217,8 @@ def evidences(book: IndexedBook, passages: list[int], query: Name, query_label: 
         if person:
             _pronoun_evidence(book, passage, query, query_label, settings, cache, words, narrator, ev,
                               passage in with_antecedents)
-            if unseen is not None:
-                _unrecognised_mentions(book, passage, unseen, ev)
-        else:
-            _unrecognised_mentions(book, passage, _written_out(query), ev)
+        if written is not None:
+            _unrecognised_mentions(book, passage, written, ev)
         ev.ef += ev.names
         out.append(ev)
     return out
@@ -255,8 +251,7 @@ def _pronoun_evidence(book: IndexedBook, passage: int, query: Name, query_label:
 
 def _unrecognised_mentions(book: IndexedBook, passage: int, pattern: re.Pattern, ev: PassageEvidence) -> None:
     """The name written out where NER saw none ("…the influence of the Pemberley House"): each
-    occurrence of ``pattern`` (the query's words, :func:`_written_out` or :func:`_unseen_person`)
-    outside the matched mentions counts 1."""
+    occurrence of ``pattern`` (:func:`_written_unrecognised`) outside the matched mentions counts 1."""
     p = book.passages[passage]
     covered = [(a, b) for a, b, _t, _e in ev.matched]
     for m in pattern.finditer(p.text):
@@ -345,14 +340,23 @@ def _written_out(query: Name) -> re.Pattern:
     return re.compile(r"\b" + joint.join(re.escape(w[:1].upper() + w[1:]) for w in query.words) + r"\b")
 
 
-def _unseen_person(book: IndexedBook, query: Name) -> re.Pattern | None:
-    """For a person query the book never tags as a name (no character, no name mention sharing a
-    word with it), the query's words in any case; else None."""
+def _any_case(query: Name) -> re.Pattern:
+    """The query's words in any case, anything but word characters between them."""
+    return re.compile(r"\b" + r"\W+".join(re.escape(w) for w in query.words) + r"\b", re.IGNORECASE)
+
+
+def _written_unrecognised(book: IndexedBook, query: Name, label: str) -> re.Pattern | None:
+    """Where the query is written though NER saw no name there, each occurrence counting as one: a
+    place written out (:func:`_written_out`); a person the book never tags as a name — no
+    character, no name mention sharing a word with it — in any case ("pap", Huck's name for his
+    father, in lower case 50 times); None for a person the book tags."""
+    if label != "PER":
+        return _written_out(query)
     if book.characters.lookup(query) is not None or not query.words:
         return None
     if _passages_sharing(book, frozenset(query.words))[0]:
         return None
-    return re.compile(r"\b" + r"\W+".join(re.escape(w) for w in query.words) + r"\b", re.IGNORECASE)
+    return _any_case(query)
 
 
 def _passages_sharing(book: IndexedBook, words: frozenset[str]) -> tuple[frozenset[int], frozenset[int]]:
@@ -370,7 +374,7 @@ def candidate_passages_lrm(book: IndexedBook, query: Name) -> list[int]:
     passages where its words are written."""
     words = book.match_words(query)
     out: set[int] = set()
-    pattern = _written_out(query) if query_label(book, query) != "PER" else _unseen_person(book, query)
+    pattern = _written_unrecognised(book, query, query_label(book, query))
     if pattern is not None:
         out.update(p.index for p in book.passages if pattern.search(p.text))
     with_names, with_antecedents = _passages_sharing(book, words)
@@ -382,7 +386,4 @@ def candidate_passages_lrm(book: IndexedBook, query: Name) -> list[int]:
 
 def _phrase_tf(book: IndexedBook, passage: int, query: Name) -> float:
     """Plain term frequency for the LRM-EF ablation: occurrences of the query's name words."""
-    import re
-
-    text = book.passages[passage].text.lower()
-    return float(len(re.findall(r"\b" + r"\W+".join(map(re.escape, query.words)) + r"\b", text)))
+    return float(len(_any_case(query).findall(book.passages[passage].text)))
