@@ -603,6 +603,24 @@ def test_a_first_name_written_as_an_initial_is_that_first_name():
     assert initialled.lookup(parse_name("James Steerforth")).name == (None, "james steerforth")
 
 
+def test_a_row_is_named_as_the_book_mostly_names_the_character():
+    """The row's name is the form a reader knows: a titled form unless the bare word is written
+    more than twice as often (counts as the pipeline finds them). Wuthering Heights' `Heathcliff`
+    ×359 beside `Mr. Heathcliff` ×116, Great Expectations' `Pip` beside the lawyers' `Mr. Pip`, Emma's
+    `Emma` beside `Miss Woodhouse` (the row was "Miss Woodhouse"); Pride and Prejudice keeps `Mr.
+    Darcy` (×257 beside `Darcy` ×159)."""
+    heights = _index({"Heathcliff": 359, "Mr. Heathcliff": 116, "Mrs. Heathcliff": 25},
+                     {"Heathcliff": "male", "Mrs. Heathcliff": "female"})
+    assert heights.lookup(parse_name("Mr. Heathcliff")).name == (None, "heathcliff")
+    expectations = _index({"Pip": 264, "Mr. Pip": 74, "Philip Pirrip": 5})
+    assert expectations.lookup(parse_name("Mr. Pip")).name == (None, "pip")
+    emma = _index({"Emma": 760, "Miss Woodhouse": 275, "Emma Woodhouse": 1, "Mr. Woodhouse": 250},
+                  {"Emma": "female", "Mr. Woodhouse": "male"})
+    assert emma.lookup(parse_name("Miss Woodhouse")).name == (None, "emma")
+    pride = _index({"Mr. Darcy": 257, "Darcy": 159, "Miss Darcy": 30}, {"Darcy": "male"})
+    assert pride.lookup(parse_name("Darcy")).name == ("mr", "darcy")
+
+
 def test_an_adjective_before_a_first_name_does_not_make_it_a_surname():
     """A Tale of Two Cities' `Young Jerry` ×10 (the son) made "Jerry" the last word of a full name,
     so the bare `Jerry` ×94 — the father, `Jerry Cruncher` — was read as a surname that `Cruncher`

@@ -73,6 +73,7 @@ DISTINGUISHING_USES = 20  # "Mr. F X" this often marks a person other than a far
 DISTINGUISHING_SHARE = 0.1  # ... and, for a "Mr. X" weighed again at the end, this share of its uses
 NEAR_SHARE = 0.3       # a nickname joins a character when this share of its mentions is near the character's
 NEAR_LEAD = 3.0        # ... and this many times the share near any other character with that given name
+TITLED_DISPLAY = 2.0   # a titled form names the row unless the bare word is written this many times as often
 
 
 @dataclass(frozen=True)
@@ -806,7 +807,8 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
         count = sum(m.stats.count for m in ms)
         top = max(m.stats.count for m in ms)
         display = max(ms, key=lambda m: (m.stats.count >= 0.2 * top, not _initialled(m), len(m.words),
-                                         m.honorific is not None, m.stats.count))
+                                         m.stats.count * (TITLED_DISPLAY if m.honorific else 1.0),
+                                         m.honorific is not None))
         genders = {m.gender for m in ms if m.gender}
         ambiguous = _ambiguous(cid, ms, readings)
         characters.append(Character(cid, display.key, ms[0].stats.label, tuple(m.key for m in ms), count,
