@@ -603,6 +603,30 @@ def test_a_first_name_written_as_an_initial_is_that_first_name():
     assert initialled.lookup(parse_name("James Steerforth")).name == (None, "james steerforth")
 
 
+def test_a_man_styled_sir_or_lord_is_never_mr_with_his_surname_nor_the_other_style():
+    """Persuasion's heir `Mr Elliot` is not his cousin `Sir Walter Elliot`, Anne's father (one row
+    of 314 before); in Sense and Sensibility `Sir John` cannot be `Mr. Dashwood`'s John, which leaves
+    `Sir John Middleton` his one candidate (it was a row of 6 apart); nor is a lord a knight: Dorian
+    Gray's `Lord Henry` ×218 is `Lord Henry Wotton`, not `Sir Henry Ashton`. A sovereign is no lady
+    of the same first name: Dorian Gray's `Queen Elizabeth` is not `Lady Elizabeth Devereux`."""
+    persuasion = _index({"Anne": 500, "Mr Elliot": 174, "Sir Walter": 130, "Sir Walter Elliot": 8,
+                         "Walter Elliot": 2, "Miss Elliot": 20, "Anne Elliot": 5, "Lady Elliot": 12},
+                        {"Anne": "female", "Sir Walter": "male", "Mr Elliot": "male"})
+    assert _same(persuasion, "Sir Walter", "Sir Walter Elliot")
+    assert not _same(persuasion, "Mr Elliot", "Sir Walter") and not _same(persuasion, "Mr Elliot", "Anne")
+    sense = _index({"Mrs. Dashwood": 121, "Sir John": 106, "Lady Middleton": 95, "Miss Dashwood": 70,
+                    "Mrs. John Dashwood": 25, "Mr. Dashwood": 15, "John": 12, "John Dashwood": 9,
+                    "Sir John Middleton": 6, "Mr. John Dashwood": 3, "Marianne Dashwood": 3, "Mr. Henry Dashwood": 2,
+                    "John Willoughby": 1, "Willoughby": 200},
+                   {"Sir John": "male", "Lady Middleton": "female", "Mrs. Dashwood": "female"})
+    assert _same(sense, "Sir John", "Sir John Middleton") and not _same(sense, "Sir John", "John Dashwood")
+    dorian = _index({"Lady Elizabeth Devereux": 1, "Queen Elizabeth": 2, "Lady Margaret Devereux": 3,
+                     "Lord Henry": 218, "Lord Henry Wotton": 8, "Lady Henry": 4, "Henry": 2, "Sir Henry Ashton": 2,
+                     "Henry Ashton": 1, "Henry Wotton": 1})
+    assert not _same(dorian, "Queen Elizabeth", "Lady Elizabeth Devereux")
+    assert _same(dorian, "Lord Henry", "Lord Henry Wotton")   # a lord is no knight: Sir Henry Ashton is no candidate
+
+
 def test_a_row_is_named_as_the_book_mostly_names_the_character():
     """The row's name is the form a reader knows: a titled form unless the bare word is written
     more than twice as often (counts as the pipeline finds them). Wuthering Heights' `Heathcliff`

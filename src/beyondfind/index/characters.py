@@ -56,6 +56,13 @@ KIN_TITLES = frozenset({"aunt", "uncle", "cousin", "grandmother", "grandfather",
 # an uncle or aunt written with a surname is the one "Mr." / "Mrs." of it (:func:`_join_kin_titles`)
 KIN_FORMAL = {"uncle": "mr", "aunt": "mrs"}
 KIN_SHARE = 0.3   # ... unless written this share as often as that title: then a character of its own
+# a sovereign's title: "Queen Elizabeth" is no Lady Elizabeth (Dorian Gray's Devereux, Vanity Fair's
+# Crawley), whatever else the name shares; a full name without a title may be the sovereign's own
+# ("Napoleon Bonaparte", "Louis Philippe"), so Treasure Island's "King George" still joins George Merry
+ROYAL = frozenset({"king", "queen", "emperor", "empress", "tsar", "czar", "tsarina", "czarina", "pope"})
+# a man styled "Sir" or "Lord" is never "Mr." with his surname: Persuasion's "Mr Elliot" (the heir) is
+# not "Sir Walter Elliot" (his cousin), Dorian Gray's "Lord Henry" no "Mr. Wotton"
+STYLED = frozenset({"sir", "lord"})
 SURNAME_HONORIFICS = frozenset({"mr", "mrs", "miss", "ms", "master", "dr", "madam", "madame", "mme", "monsieur",
                                 "mlle", "mademoiselle", "colonel", "captain", "major", "general", "lieutenant",
                                 "sergeant", "professor", "reverend", "judge", "squire", "herr", "frau",
@@ -417,6 +424,12 @@ def compatible(a: _Form, b: _Form, married_known: bool = False, one_full_name: b
             return False
         if x.wife_of and y.honorific not in MARRIED and y.first and _first_names_agree(x.first, y.first):
             return False   # "Mrs. Rawdon Crawley" is not "Rawdon Crawley"
+    for x, y in ((a, b), (b, a)):
+        if x.honorific in ROYAL and y.honorific and y.honorific != x.honorific:
+            return False   # "Queen Elizabeth" is not "Lady Elizabeth Devereux"
+        if x.honorific in STYLED and ((y.honorific == "mr" and y.first is None)
+                                      or (y.honorific in STYLED and y.honorific != x.honorific)):
+            return False   # "Sir Walter Elliot" is not "Mr Elliot", "Lord Henry" not "Sir Henry Ashton"
     if a.first and b.first and not one_full_name and not _given_names_agree(a, b):
         return False
     if a.surname and b.surname and a.surname != b.surname:
