@@ -334,15 +334,19 @@ def semantic(book: IndexedBook, query: Name, settings: LRMSettings = LRMSettings
     return sort_scored(out)
 
 
+# word edges where an underscore is no letter: Project Gutenberg writes italics "the _Ritz_"
+_EDGE_BEFORE, _EDGE_AFTER = r"(?<![^\W_])", r"(?![^\W_])"
+
+
 def _written_out(query: Name) -> re.Pattern:
     """The query's words capitalised as a name is written: "Tellson's Bank", "St. Petersburg"."""
-    joint = r"(?:['’]s)?[\s.]+"
-    return re.compile(r"\b" + joint.join(re.escape(w[:1].upper() + w[1:]) for w in query.words) + r"\b")
+    joint = r"(?:['’]s)?[\s._]+"
+    return re.compile(_EDGE_BEFORE + joint.join(re.escape(w[:1].upper() + w[1:]) for w in query.words) + _EDGE_AFTER)
 
 
 def _any_case(query: Name) -> re.Pattern:
-    """The query's words in any case, anything but word characters between them."""
-    return re.compile(r"\b" + r"\W+".join(re.escape(w) for w in query.words) + r"\b", re.IGNORECASE)
+    """The query's words in any case, anything but letters and digits between them."""
+    return re.compile(_EDGE_BEFORE + r"[\W_]+".join(re.escape(w) for w in query.words) + _EDGE_AFTER, re.IGNORECASE)
 
 
 def _written_unrecognised(book: IndexedBook, query: Name, label: str) -> re.Pattern | None:
