@@ -47,6 +47,9 @@ from ..nlp.names import (MALE_HONORIFICS, NAME_PARTICLES, NEUTRAL_HONORIFICS, SA
 FormKey = tuple[str | None, str]   # (honorific, name words joined by spaces)
 MARRIED = frozenset({"mrs", "lady", "madam", "madame", "mme", "widow", "frau", "signora"})
 UNMARRIED = frozenset({"miss", "mlle", "mademoiselle", "fraulein"})
+# titles that, written with a woman's first name, tell she is married (a princess may be born one)
+MARRIED_WITH_FIRST_NAME = frozenset({"mrs", "madam", "countess", "duchess", "baroness", "marchioness",
+                                     "viscountess"})
 # honorifics followed by a first name rather than a surname ("Lady Catherine", "Aunt Polly")
 FIRST_NAME_HONORIFICS = frozenset({"lady", "sir", "aunt", "uncle", "sister", "brother", "father", "mother",
                                    "prince", "princess", "king", "queen", "saint", "st", "cousin"})
@@ -352,9 +355,10 @@ def _given_names_agree(a: _Form, b: _Form) -> bool:
 
 
 def _married_first_names(forms: list[_Form], female: frozenset[str]) -> frozenset[str]:
-    """Women's first names the text writes with a married title ("Madam Mina", "Mrs. Rachel"),
-    not a husband's ("Mrs. Bute", "Mrs. Linton Heathcliff")."""
-    return frozenset(f.first for f in forms if f.honorific in ("mrs", "madam") and f.first in female)
+    """Women's first names the text writes with a married title ("Madam Mina", "Mrs. Rachel") or a
+    peer's wife's ("Countess Ellen": The Age of Innocence's `Madame Olenska` ×158 is `Ellen
+    Olenska`), not a husband's ("Mrs. Bute", "Mrs. Linton Heathcliff")."""
+    return frozenset(f.first for f in forms if f.honorific in MARRIED_WITH_FIRST_NAME and f.first in female)
 
 
 def _wives_by_husbands_names(forms: list[_Form], female: frozenset[str]) -> None:
