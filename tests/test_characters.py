@@ -904,6 +904,24 @@ def test_first_person_narrator_is_named(book, names):
     assert parse_name(n.narrator).words[0] in names, n
 
 
+def test_the_man_a_narrator_tells_about_is_not_the_narrator():
+    """The Adventures of Sherlock Holmes (a LitBank full text) is told by Watson, who is seldom
+    addressed by name in these stories; "Holmes" was addressed 7 times and became the narrator, so
+    every "I" of Watson's counted for Holmes — and so would the title "The Adventures of Sherlock
+    Holmes". A name the narration writes (outside dialogue) over three times as often as dialogue
+    addresses it is not the narrator's. The Hound of the Baskervilles' narrator stays Watson."""
+    def narration(name, title=None):
+        doc = load_document(DATA / "litbank" / "original" / name)
+        front = doc.text[:doc.passages[0].start]
+        return detect_narrator([p.text for p in doc.passages], [p.chapter for p in doc.passages], front,
+                               title or doc.title)
+
+    for title in (None, "The Adventures of Sherlock Holmes"):
+        holmes = narration("1661_the_adventures_of_sherlock_holmes.txt", title)
+        assert holmes.first_person and holmes.narrator is None, holmes
+    assert narration("2852_the_hound_of_the_baskervilles.txt").narrator == "Watson"
+
+
 @pytest.mark.parametrize("book", ["345-dracula.txt", "768-wuthering-heights.txt"])
 def test_several_narrators_are_reported_not_guessed(book):
     n = _narration(book)
