@@ -909,7 +909,8 @@ def test_the_man_a_narrator_tells_about_is_not_the_narrator():
     addressed by name in these stories; "Holmes" was addressed 7 times and became the narrator, so
     every "I" of Watson's counted for Holmes — and so would the title "The Adventures of Sherlock
     Holmes". A name the narration writes (outside dialogue) over three times as often as dialogue
-    addresses it is not the narrator's. The Hound of the Baskervilles' narrator stays Watson."""
+    addresses it is not the narrator's, nor one of several. The Hound of the Baskervilles' narrator
+    stays Watson."""
     def narration(name, title=None):
         doc = load_document(DATA / "litbank" / "original" / name)
         front = doc.text[:doc.passages[0].start]
@@ -920,6 +921,9 @@ def test_the_man_a_narrator_tells_about_is_not_the_narrator():
         holmes = narration("1661_the_adventures_of_sherlock_holmes.txt", title)
         assert holmes.first_person and holmes.narrator is None, holmes
     assert narration("2852_the_hound_of_the_baskervilles.txt").narrator == "Watson"
+    # Treasure Island: Jim addresses Israel Hands in the chapters on the Hispaniola, which made Hands a
+    # second narrator and left the book without one; it is Jim's
+    assert narration("120_treasure_island.txt").narrator == "Jim"
 
 
 @pytest.mark.parametrize("book", ["345-dracula.txt", "768-wuthering-heights.txt"])

@@ -173,8 +173,8 @@ def detect_narrator(passages: Sequence[str], chapters: Sequence[str | None] | No
     winners = Counter()
     for counts in by_chapter.values():
         best = max(counts, key=lambda k: (plausible(k) if addressed[k] >= MIN_ADDRESSED else -1, counts[k]))
-        if counts[best] >= 2 and addressed[best] >= MIN_ADDRESSED:
-            winners[best] += 1
+        if counts[best] >= 2 and addressed[best] >= MIN_ADDRESSED and not narrated_about(best, addressed[best]):
+            winners[best] += 1   # not Treasure Island's Israel Hands, whom Jim addresses on the Hispaniola
     decided = sum(winners.values())
     if len(winners) >= 2 and decided >= 4:
         (a, na), (b, nb) = winners.most_common(2)
