@@ -909,8 +909,8 @@ def test_the_man_a_narrator_tells_about_is_not_the_narrator():
     addressed by name in these stories; "Holmes" was addressed 7 times and became the narrator, so
     every "I" of Watson's counted for Holmes — and so would the title "The Adventures of Sherlock
     Holmes". A name the narration writes (outside dialogue) over three times as often as dialogue
-    addresses it is not the narrator's, nor one of several. The Hound of the Baskervilles' narrator
-    stays Watson."""
+    addresses it is not the narrator's, nor one of several, nor a frame story's listener. The Hound of
+    the Baskervilles' narrator stays Watson."""
     def narration(name, title=None):
         doc = load_document(DATA / "litbank" / "original" / name)
         front = doc.text[:doc.passages[0].start]
@@ -924,6 +924,10 @@ def test_the_man_a_narrator_tells_about_is_not_the_narrator():
     # Treasure Island: Jim addresses Israel Hands in the chapters on the Hispaniola, which made Hands a
     # second narrator and left the book without one; it is Jim's
     assert narration("120_treasure_island.txt").narrator == "Jim"
+    # nor is such a name the listener of a frame story: LitBank's David Copperfield and Jane Eyre, without
+    # their title pages, were "frame stories" told to Traddles (named 406 times) and to Reed
+    assert narration("766_david_copperfield.txt").narrator == "Copperfield"
+    assert narration("1260_jane_eyre_an_autobiography.txt").narrator == "Jane"
 
 
 @pytest.mark.parametrize("book", ["345-dracula.txt", "768-wuthering-heights.txt"])

@@ -168,7 +168,7 @@ def detect_narrator(passages: Sequence[str], chapters: Sequence[str | None] | No
         return Narration(True, share=share, addressed=top)
     if narratee:
         listener, n = narratee.most_common(1)[0]
-        if n >= MIN_ADDRESSED and not _same_person(listener, ranked[0]):
+        if n >= MIN_ADDRESSED and not _same_person(listener, ranked[0]) and not narrated_about(listener, n):
             return Narration(True, None, (listener.title(), ranked[0].title()), "frame story", share, top)
     winners = Counter()
     for counts in by_chapter.values():
