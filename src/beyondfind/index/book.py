@@ -13,7 +13,7 @@ import numpy as np
 from ..documents import Document
 from ..documents.segment import is_heading, is_title_line
 from ..nlp.names import Name, parse_name
-from .characters import CharacterIndex, FormKey, FormStats, cluster_names
+from .characters import CharacterIndex, FormKey, FormStats, cluster_names, elder_surnames
 from .records import Annotations, Mention, Pronoun
 from .titles import title_name, titled_names
 
@@ -212,7 +212,8 @@ class IndexedBook:
         also_near = {}
         if narrator is not None and (narrator.honorific, narrator.key) in stats:
             also_near[(narrator.honorific, narrator.key)] = [p.start for p in self.annotations.pronouns if p.narrator]
-        return cluster_names(stats, window=NICKNAME_WINDOW, also_near=also_near)
+        return cluster_names(stats, window=NICKNAME_WINDOW, also_near=also_near,
+                             elders=elder_surnames(self.document.text))
 
     def match_words(self, query: Name) -> frozenset[str]:
         """Name words that can point at ``query``: its own, and those of every form of its character

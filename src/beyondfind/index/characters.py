@@ -37,6 +37,7 @@ the bare first name's character (:func:`_join_honorific_variants`).
 from __future__ import annotations
 
 import bisect
+import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -84,6 +85,10 @@ DISTINGUISHING_SHARE = 0.1  # ... and, for a "Mr. X" weighed again at the end, t
 NEAR_SHARE = 0.3       # a nickname joins a character when this share of its mentions is near the character's
 NEAR_LEAD = 3.0        # ... and this many times the share near any other character with that given name
 TITLED_DISPLAY = 2.0   # a titled form names the row unless the bare word is written this many times as often
+ELDER_EVIDENCE = 3     # "old Mr. X" / "young Mr. X" written this often: the book has two men called Mr. X
+# "Mr" found first (a literal prefix the regex engine scans for), the age word then read before it
+_MR = re.compile(r"Mr\.?\s+([A-Z][\w’'-]+)")
+_AGE_BEFORE = re.compile(r"(?:\b[Oo]ld|\b[Yy]oung|\b[Tt]he elder|\b[Tt]he younger)\s+$")
 
 
 @dataclass(frozen=True)
@@ -733,13 +738,38 @@ def _dominant(cands: list[int], weighings: list[Mapping[int, int]], share: float
     return None
 
 
+def elder_surnames(text: str) -> frozenset[str]:
+    """Surnames the text writes as "old Mr. X", "young Mr. X", "the elder Mr. X" at least
+    ``ELDER_EVIDENCE`` times: the book tells two men called Mr. X apart by age, a father and his son
+    (Vanity Fair's "old Mr. Osborne", Tess's "old Mr Clare", A Room with a View's "old Mr. Emerson")."""
+    found = Counter(m.group(1).lower() for m in _MR.finditer(text)
+                    if _AGE_BEFORE.search(text, max(0, m.start() - 14), m.start()))
+    return frozenset(w for w, n in found.items() if n >= ELDER_EVIDENCE)
+
+
+def _fathers_name(form: _Form, members: list[_Form], elders: frozenset[str],
+                  forms: Mapping[FormKey, FormStats]) -> bool:
+    """``form`` is "Mr. X" of a book with two men called so (:func:`elder_surnames`) and the character
+    holds a full name "F X" whose F the book writes alone more often than "Mr. X": the son, known by
+    his first name (George ×517), while "Mr. X" (×129) is mostly the father. Vanity Fair's "Mr.
+    Osborne" joined George Osborne, Tess's "Mr Clare" Angel Clare, A Room with a View's "Mr.
+    Emerson" George Emerson."""
+    if form.honorific != "mr" or len(form.words) != 1 or form.words[0] not in elders:
+        return False
+    surname = form.words[0]
+    return any(m.first and m.surname == surname and len(m.words) > 1
+               and forms.get((None, m.first), FormStats(0)).count > form.stats.count for m in members)
+
+
 def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DOMINANT_SHARE,
                   own_share: float = OWN_SHARE, window: float | None = None,
-                  also_near: Mapping[FormKey, Sequence[float]] | None = None) -> CharacterIndex:
+                  also_near: Mapping[FormKey, Sequence[float]] | None = None,
+                  elders: frozenset[str] = frozenset()) -> CharacterIndex:
     """Group name forms into characters (see the module docstring for the constraints). ``window``:
     how near (in the forms' position unit) a nickname's mentions must be to its character's for
     the two to join, None leaving nicknames their own characters; ``also_near``: positions that
-    count as a form's presence in that evidence only (see :func:`_join_nicknames`)."""
+    count as a form's presence in that evidence only (see :func:`_join_nicknames`); ``elders``:
+    surnames two men share, a father and a son (:func:`elder_surnames`)."""
     male, female = _first_names()
     items = [_Form(k, k[0], form_words(k[1]) if s.label == "PER" else place_words(k[1]), s)
              for k, s in forms.items() if k[1]]
@@ -772,7 +802,7 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
             # or nearly every mention of them does: the pronouns' gender gives way ("Barkis")
             f.gender = None
             fitting = [c for c in cands if _fits(f, members[c], married_first)]
-        cands = fitting
+        cands = [c for c in fitting if not _fathers_name(f, members[c], elders, forms)]
         total = {c: sum(m.stats.count for m in members[c]) for c in cands}
         bare = f.honorific is None and len(f.words) == 1
         # a bare surname is weighed by how often each candidate is written with it: "Spenlow" is
