@@ -11,7 +11,12 @@ cluster (so transitivity never joins ``Mr. Eyre`` and ``Miss Eyre`` through a ba
   joins a first-name form (``Mrs. Bennet`` ≠ ``Elizabeth Bennet``) unless the text also gives her
   first name a married title (Dracula's ``Madam Mina`` is ``Mina Harker`` and ``Mrs. Harker``);
 * first names must agree (``Elizabeth Bennet`` ≠ ``Jane Bennet``), up to a prefix (``Huck`` /
-  ``Huckleberry``) or a nickname (``Tommy Traddles`` / ``Thomas Traddles``); surnames must agree.
+  ``Huckleberry``) or a nickname (``Tommy Traddles`` / ``Thomas Traddles``); surnames must agree;
+* a man styled ``Sir`` or ``Lord`` is never ``Mr.`` with his surname nor styled the other way
+  (Persuasion's ``Mr Elliot`` ≠ ``Sir Walter Elliot``), a sovereign nobody with another title
+  (``Queen Elizabeth`` ≠ ``Lady Elizabeth Devereux``);
+* in a book that tells an old Mr. X from a young one (:func:`elder_surnames`), ``Mr. X`` does not
+  join the son known by his first name (Vanity Fair's ``Mr. Osborne`` ≠ ``George Osborne``).
 
 Forms are attached from the most specific (full names with honorifics) to the least (one bare
 word). A form joins the characters it could name (it is a word-based part of one of their forms,
