@@ -12,6 +12,10 @@ Evidence, strongest first:
 4. **Addressed**: the name other characters most often address in dialogue, in passages told in
    the first person, that the narration itself rarely uses ("Pip", "Trotwood").
 
+No rule names someone the narration writes more than ``NARRATED_LIMIT`` times as often as dialogue
+addresses them — a narrator's subject ("Holmes" in Watson's stories), not the narrator — nor counts
+such a name as one of several narrators or as a frame story's listener.
+
 A book is first-person when at least ``FIRST_PERSON_SHARE`` of its narration words (outside quotes)
 are first-person singular pronouns and they occur in at least ``FIRST_PERSON_PASSAGES`` of the
 narrative passages; third-person novels with an occasional authorial "I" stay below both.
@@ -149,6 +153,7 @@ def detect_narrator(passages: Sequence[str], chapters: Sequence[str | None] | No
         return addressed[key] / (1.0 + told(key) / max(1, addressed[key]))
 
     def narrated_about(key: str, times_addressed: int) -> bool:
+        """Someone the narrator tells about, not the narrator (:data:`NARRATED_LIMIT`)."""
         return told(key) > NARRATED_LIMIT * max(1, times_addressed)
 
     for source in (front, title or ""):
