@@ -667,6 +667,26 @@ def test_old_mr_x_tells_the_father_from_the_son_known_by_his_first_name():
     assert _same(middlemarch, "Mr. Featherstone", "Peter Featherstone")
 
 
+def test_far_from_the_madding_crowd_gabriel_oak_and_sergeant_troy_are_one_row_each():
+    """Far from the Madding Crowd (a LitBank full text), counts as the pipeline finds them. Hardy's
+    rural callings are titles ("Farmer Oak", "Shepherd Oak" were full names, so the bare "Oak" ×296
+    had three candidates and Gabriel was five rows); a titled surname joins the far more frequent
+    bare one though the man's wife is written with it ("Mrs. Troy", Bathsheba, kept "Sergeant Troy"
+    and "Mr. Troy" from "Troy"); a boy's "Master X" still does not (Wuthering Heights' "Master
+    Heathcliff" is his son Linton)."""
+    madding = _index({"Oak": 296, "Troy": 244, "Sergeant Troy": 32, "Mr. Oak": 27, "Gabriel Oak": 27,
+                      "Farmer Oak": 19, "Mrs. Troy": 15, "Mr. Troy": 10, "Shepherd Oak": 9, "Francis Troy": 2,
+                      "Bathsheba": 600},
+                     {"Oak": "male", "Troy": "male", "Mrs. Troy": "female", "Bathsheba": "female"})
+    for form in ("Oak", "Mr. Oak", "Farmer Oak", "Shepherd Oak"):
+        assert _same(madding, form, "Gabriel Oak"), form
+    assert _same(madding, "Sergeant Troy", "Troy") and _same(madding, "Mr. Troy", "Troy")
+    assert not _same(madding, "Mrs. Troy", "Troy")
+    heights = _index({"Heathcliff": 359, "Mr. Heathcliff": 116, "Mrs. Heathcliff": 25, "Master Heathcliff": 12},
+                     {"Heathcliff": "male", "Mrs. Heathcliff": "female", "Master Heathcliff": "male"})
+    assert not _same(heights, "Master Heathcliff", "Heathcliff")
+
+
 def test_a_row_is_named_as_the_book_mostly_names_the_character():
     """The row's name is the form a reader knows: a titled form unless the bare word is written
     more than twice as often (counts as the pipeline finds them). Wuthering Heights' `Heathcliff`

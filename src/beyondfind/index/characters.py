@@ -75,6 +75,7 @@ STYLED = frozenset({"sir", "lord"})
 SURNAME_HONORIFICS = frozenset({"mr", "mrs", "miss", "ms", "master", "dr", "madam", "madame", "mme", "monsieur",
                                 "mlle", "mademoiselle", "colonel", "captain", "major", "general", "lieutenant",
                                 "sergeant", "professor", "reverend", "judge", "squire", "herr", "frau",
+                                "farmer", "shepherd", "dairyman",
                                 "citizen", "citizeness", "comte", "comtesse", "duc", "marquis", "marquise",
                                 "vicomte", "vicomtesse", "abbe"})
 RARE = 10              # full names seen fewer times absorb a bare word 3× as frequent only when they introduced it
@@ -640,9 +641,14 @@ def _join_titled_variants(members: list[list[_Form]], readings: Mapping[FormKey,
         if not genders[target] and any(m.honorific in MARRIED for m in ms):   # a bare surname of no known
             continue                      # gender is a man's more often than his wife's ("Mrs. Lindsay")
         others = with_word[word] - {cid, target}
-        if any(len(genders[o] | genders[cid] | genders[target]) > 1 for o in others):
+        known = genders[cid] | genders[target]
+        if len(known) == 1 and not any(m.honorific == "master" for m in ms):
+            # a man and his wife ("Sergeant Troy", "Troy" / "Mrs. Troy") weigh apart; not a boy: Wuthering
+            # Heights' "Master Heathcliff" is his son Linton, whom "Mrs. Heathcliff" kept from Heathcliff
+            others = {o for o in others if not genders[o] or genders[o] == known}
+        if any(len(genders[o] | known) > 1 for o in others):
             continue
-        if size[target] >= DOMINANT_SHARE * sum(size[c] for c in with_word[word]):
+        if size[target] >= DOMINANT_SHARE * sum(size[c] for c in others | {cid, target}):
             joins[cid] = target
     return {cid: t for cid, t in joins.items() if cid not in joins.values()}
 

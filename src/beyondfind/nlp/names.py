@@ -21,6 +21,8 @@ MALE_HONORIFICS = frozenset({
     "count", "baron", "colonel", "col", "captain", "capt", "general", "major", "lieutenant", "sergeant",
     "reverend", "rev", "dr", "doctor", "judge", "professor", "prof", "monsieur", "herr", "signor", "don",
     "marse", "mars", "squire", "parson", "deacon", "earl", "emperor", "pap", "st", "saint",
+    # a rural calling before a surname, as Hardy writes it ("Farmer Boldwood", "Shepherd Oak", "Dairyman Crick")
+    "farmer", "shepherd", "dairyman",
     # French titles of the translated novels ("M. de Villefort", "Citizen Defarge", "Comte de Morcerf")
     "m", "citizen", "duc", "comte", "marquis", "vicomte", "viscount", "abbe", "abbé",
 })
