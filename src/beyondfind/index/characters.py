@@ -614,7 +614,10 @@ def _join_titled_variants(members: list[list[_Form]], readings: Mapping[FormKey,
     is resolved, every titled form fits its members (:func:`_fits`: Emma's ``Mrs. Bates`` is not
     ``Miss Bates``; a married woman's title joins only a bare word known to be hers: a bare surname
     of unknown gender names her husband more often), no gender conflicts with any other character
-    written with the word, and it holds :data:`DOMINANT_SHARE` of those characters' mentions:
+    written with the word — when the titled forms and the bare word share a gender, characters of
+    the other gender (a man's wife: Far from the Madding Crowd's "Mrs. Troy" beside "Sergeant
+    Troy" and "Troy") are left out, unless the title is a boy's "Master" (Wuthering Heights' "Master
+    Heathcliff" is his son) — and it holds :data:`DOMINANT_SHARE` of those characters' mentions:
     Les Misérables' ``Monsieur Fauchelevent`` ×46 (mostly Jean Valjean under that name) stays
     apart from the old gardener's ``Fauchelevent`` ×214."""
     bare_of: dict[str, int] = {}
