@@ -614,7 +614,7 @@ def _join_titled_variants(members: list[list[_Form]], readings: Mapping[FormKey,
     is resolved, every titled form fits its members (:func:`_fits`: Emma's ``Mrs. Bates`` is not
     ``Miss Bates``; a married woman's title joins only a bare word known to be hers: a bare surname
     of unknown gender names her husband more often), no gender conflicts with any other character
-    written with the word — when the titled forms and the bare word share a gender, characters of
+    written with the word — when the titled forms and the bare word share a known gender, characters of
     the other gender (a man's wife: Far from the Madding Crowd's "Mrs. Troy" beside "Sergeant
     Troy" and "Troy") are left out, unless the title is a boy's "Master" (Wuthering Heights' "Master
     Heathcliff" is his son) — and it holds :data:`DOMINANT_SHARE` of those characters' mentions:
@@ -645,7 +645,7 @@ def _join_titled_variants(members: list[list[_Form]], readings: Mapping[FormKey,
             continue                      # gender is a man's more often than his wife's ("Mrs. Lindsay")
         others = with_word[word] - {cid, target}
         known = genders[cid] | genders[target]
-        if len(known) == 1 and not any(m.honorific == "master" for m in ms):
+        if genders[target] and genders[target] == genders[cid] and not any(m.honorific == "master" for m in ms):
             # a man and his wife ("Sergeant Troy", "Troy" / "Mrs. Troy") weigh apart; not a boy: Wuthering
             # Heights' "Master Heathcliff" is his son Linton, whom "Mrs. Heathcliff" kept from Heathcliff
             others = {o for o in others if not genders[o] or genders[o] == known}
