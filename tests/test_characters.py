@@ -289,6 +289,22 @@ def test_a_first_name_written_again_and_again_tells_two_people_with_one_surname_
     assert _same(tale, "Mr. Lorry", "Mr. Jarvis Lorry") and _same(tale, "Lorry", "Jarvis Lorry")
 
 
+def test_a_sons_wife_written_with_his_first_name_is_not_the_plain_mrs():
+    """Persuasion's "Mrs Charles Musgrove" (Mary, ×3 and "Mrs Charles" ×6) is not "Mrs Musgrove"
+    (×63, Charles's mother): a story man's first name after "Mrs." names his wife apart. Anne of
+    Green Gables' "Mrs. Alexander Spencer" is "Mrs. Spencer": no Alexander is in the story; Vanity
+    Fair's "Mrs. George Osborne" (×11, "Mrs. George" ×19) is the "Mrs. Osborne" used only twice as
+    often."""
+    persuasion = _index({"Mrs Musgrove": 63, "Mrs Charles Musgrove": 3, "Mrs Charles": 6,
+                         "Charles Musgrove": 12, "Charles": 166, "Mr Musgrove": 18})
+    assert not _same(persuasion, "Mrs Musgrove", "Mrs Charles Musgrove")
+    anne = _index({"Mrs. Spencer": 33, "Mrs. Alexander Spencer": 4})
+    assert _same(anne, "Mrs. Spencer", "Mrs. Alexander Spencer")
+    vanity = _index({"Mrs. Osborne": 65, "Mrs. George Osborne": 11, "Mrs. George": 19, "George": 500,
+                     "George Osborne": 60})
+    assert _same(vanity, "Mrs. Osborne", "Mrs. George Osborne")
+
+
 def test_mr_x_joins_the_full_name_that_holds_the_formal_uses_once_every_form_is_placed():
     """Jane Eyre (the pipeline's counts): "Edward Rochester" and "Fairfax Rochester" are parts of
     "Edward Fairfax Rochester", and "Mr. Rochester" ×331 is that man, not his brother Rowland nor
@@ -469,6 +485,7 @@ def test_plurals_naming_a_group_are_not_people_but_families_are():
     assert never_a_name("christmas") and never_a_name("merry christmas")   # Little Women's, tagged PER 35 and 5 times
     assert never_a_name("lor") and never_a_name("mein gott") and not never_a_name("lord godalming")   # oaths
     assert never_a_name("lemme") and never_a_name("gimme")   # Tom Sawyer's "Lemme see", a person ×5
+    assert never_a_name("tis") and never_a_name("twas")   # Far from the Madding Crowd's rustics' "'Tis" ×47
     assert never_a_name("d'ye") and never_a_name("je") and never_a_name("mais")   # Moby Dick ×33, Les Misérables ×20
     assert never_a_name("cossack") and not never_a_name("spaniard")   # War and Peace ×75; Tom Sawyer's disguise
     # a city's people, a party's followers, a French oath: Les Misérables' "Parisian" ×17, "Woe to him" ×14,

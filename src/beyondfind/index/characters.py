@@ -88,6 +88,9 @@ OUTWEIGHED_BY = 3.0    # a bare surname's pronoun gender gives way to candidates
 OWN_SHARE = 3.0        # an ambiguous form this many times as frequent as its candidates is its own character
 DISTINGUISHING_USES = 20  # "Mr. F X" this often marks a person other than a far more frequent "Mr. X"
 DISTINGUISHING_SHARE = 0.1  # ... and, for a "Mr. X" weighed again at the end, this share of its uses
+WIFE_USES = 3          # "Mrs. F X" with a man's first name F this often is his wife, not a plain "Mrs. X" ...
+WIFE_SHARE = 5.0       # ... written this many times as often as all that wife's forms
+HUSBAND_USES = 10      # ... when F, no woman's name, is written this often without a title
 NEAR_SHARE = 0.3       # a nickname joins a character when this share of its mentions is near the character's
 NEAR_LEAD = 3.0        # ... and this many times the share near any other character with that given name
 TITLED_DISPLAY = 2.0   # a titled form names the row unless the bare word is written this many times as often
@@ -488,7 +491,7 @@ def _introduced(members: list[_Form], bare: _Form) -> bool:
     return bool(firsts) and bare.stats.first_quarter is not None and min(firsts) <= bare.stats.first_quarter
 
 
-def _distinguished(form: _Form, members: list[_Form], own_share: float) -> bool:
+def _distinguished(form: _Form, members: list[_Form], own_share: float, men: frozenset[str]) -> bool:
     """``Mr. X`` is someone else than a character written ``Mr. F X`` (the same honorific with a
     first name) at least :data:`DISTINGUISHING_USES` times when ``Mr. X`` is used ``own_share``
     times as often as all that character's forms: the first name, written again and again, is
@@ -499,11 +502,36 @@ def _distinguished(form: _Form, members: list[_Form], own_share: float) -> bool:
     (on the 22 novels every such pair with ≤ 12 uses was one person)."""
     if form.honorific not in SURNAME_HONORIFICS or len(form.words) != 1:
         return False
-    with_first = sum(m.stats.count for m in members   # "Mrs. Bute Crawley" does not tell "Mrs. Bute" apart
-                     if m.honorific == form.honorific and m.first is not None and len(m.words) > 1
-                     and m.words[-1] == form.words[0])
-    return (with_first >= DISTINGUISHING_USES
-            and form.stats.count >= own_share * sum(m.stats.count for m in members))
+    titled_first = [m for m in members   # "Mrs. Bute Crawley" does not tell "Mrs. Bute" apart
+                    if m.honorific == form.honorific and m.first is not None and len(m.words) > 1
+                    and m.words[-1] == form.words[0]]
+    with_first = sum(m.stats.count for m in titled_first)
+    total = sum(m.stats.count for m in members)
+    if with_first >= DISTINGUISHING_USES and form.stats.count >= own_share * total:
+        return True
+    return _husbands_wife(form, members, titled_first, men) and form.stats.count >= WIFE_SHARE * total
+
+
+def _husbands_wife(form: _Form, members: list[_Form], titled_first: list[_Form], men: frozenset[str]) -> bool:
+    """``Mrs. X`` beside a character written ``Mrs. F X`` (and ``Mrs. F``) at least :data:`WIFE_USES`
+    times, F the first name of a man of the story (``men``, :func:`_men_of_the_story`): the way to
+    name a son's wife apart from his mother, the plain ``Mrs. X`` — Persuasion's ``Mrs Charles
+    Musgrove`` (Mary) beside ``Mrs Musgrove`` ×63, The Age of Innocence's ``Mrs. Newland Archer``
+    (May) beside ``Mrs. Archer`` ×100 (Newland's mother). Anne of Green Gables' ``Mrs. Alexander
+    Spencer`` is ``Mrs. Spencer``: no Alexander is in the story."""
+    husbands = {m.first for m in titled_first if form.honorific == "mrs" and m.first in men}
+    uses = sum(m.stats.count for m in members if m.honorific == form.honorific and m.first in husbands)
+    return bool(husbands) and uses >= WIFE_USES
+
+
+def _men_of_the_story(forms: list[_Form], female: frozenset[str]) -> frozenset[str]:
+    """First names no woman's that the text writes without a title, alone or as a full name, at
+    least :data:`HUSBAND_USES` times: men of the story ("Charles" ×166 in Persuasion)."""
+    uses: Counter = Counter()
+    for f in forms:
+        if f.honorific is None and f.first and f.first not in female and f.gender != "female":
+            uses[f.first] += f.stats.count
+    return frozenset(w for w, n in uses.items() if n >= HUSBAND_USES)
 
 
 def _ambiguous(cid: int, members: list[_Form], readings: Mapping[FormKey, tuple[int, ...]]) -> bool:
@@ -706,7 +734,7 @@ def _join_honorific_variants(members: list[list[_Form]], readings: Mapping[FormK
 
 def _join_held_apart(members: list[list[_Form]], cluster_of: Mapping[FormKey, int],
                      held_apart: list[tuple[_Form, list[int]]], married_first: frozenset[str],
-                     dominant_share: float, own_share: float) -> dict[int, int]:
+                     dominant_share: float, own_share: float, men: frozenset[str]) -> dict[int, int]:
     """Frequent titled forms (``Mr. X``) that became characters of their own because none of their
     candidates dominated while those were still small, weighed again once every form is placed:
     {own cluster: target}.
@@ -738,7 +766,7 @@ def _join_held_apart(members: list[list[_Form]], cluster_of: Mapping[FormKey, in
         if best is None or {m.gender for m in members[best] if m.gender} != {f.gender}:
             continue
         titled_first = sum(m.stats.count for m in members[best] if m.honorific == f.honorific and m.first)
-        if titled_first < DISTINGUISHING_SHARE * f.stats.count and not _distinguished(f, members[best], own_share):
+        if titled_first < DISTINGUISHING_SHARE * f.stats.count and not _distinguished(f, members[best], own_share, men):
             joins[own] = best
     return joins
 
@@ -797,6 +825,7 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
     _wives_by_husbands_names(items, female)
     items.sort(key=_specificity)
     married_first = _married_first_names(items, female)
+    men = _men_of_the_story(items, female)
     by_word: dict[str, list[_Form]] = defaultdict(list)
     for f in items:
         for w in set(f.words):
@@ -836,7 +865,7 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
             rare_full_name = (bare or titled) and pool < RARE and f.stats.count >= own_share * pool
             if (best is not None
                     and (not rare_full_name or _introduced(members[best], f))
-                    and not _distinguished(f, members[best], own_share)):
+                    and not _distinguished(f, members[best], own_share, men)):
                 chosen = best
             elif f.stats.count >= own_share * pool:
                 if best is None and f.honorific is not None:
@@ -851,7 +880,8 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
             members.append([f])
             readings[f.key] = tuple(cands) if cands else (len(members) - 1,)
 
-    joins = _join_held_apart(members, cluster_of, held_apart, married_first, dominant_share, own_share)
+    joins = _join_held_apart(members, cluster_of, held_apart, married_first, dominant_share, own_share,
+                             men)
     members, cluster_of, readings = _merge(members, cluster_of, readings, joins)
     if window is not None:
         joins = _join_nicknames(members, readings, window, also_near or {})

@@ -41,8 +41,9 @@ ADDRESS_WORDS = frozenset("""papa mamma mama mammy pa ma grandpapa grandmamma gr
 # ×38, Great Expectations ×21, Alice ×12; "Lookee": Great Expectations' "look ye"; "Esq.", written
 # after a name: Jane Eyre ×2, Vanity Fair ×3)
 # dialect spellings of a verb and a pronoun that open a sentence: Tom Sawyer's "Lemme see" (×5, a
-# person's row), "Gimme"; Moby Dick's sailors' "D’ye see" (×33 tagged PER)
-CONTRACTIONS = frozenset("lemme gimme dunno gonna wanna gotta mebbe d'ye".split())
+# person's row), "Gimme"; Moby Dick's sailors' "D’ye see" (×33 tagged PER); the apostrophe's "'Tis",
+# "'Twas" left as a capitalised word (Far from the Madding Crowd's rustics: "Tis" ×47, a person's row)
+CONTRACTIONS = frozenset("lemme gimme dunno gonna wanna gotta mebbe d'ye tis twas twill twould twere".split())
 # French words a translated novel leaves in French, capitalised at a sentence or verse start: Les
 # Misérables' songs ("Je n'ai qu'un Dieu", ×20 a person's row), Anna Karenina's "Mais…" (×5);
 # accents folded like name keys ("voilà" → "voila")
