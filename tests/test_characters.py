@@ -326,6 +326,19 @@ def test_mr_x_joins_the_full_name_that_holds_the_formal_uses_once_every_form_is_
     assert _same(great_expectations, "Herbert Pocket", "Herbert")
 
 
+def test_mr_x_is_not_a_son_the_book_calls_by_his_first_name():
+    """Great Expectations' "Mr. Pocket" (×52) is Matthew Pocket, not Herbert Pocket, whom the book
+    calls "Herbert" ×302; with such a son found, Howards End's "Mr. Wilcox" (×171, Henry, whom no
+    full name links to the surname) is neither Charles ("Charles" ×219) nor Paul ("Paul" ×74, "Paul
+    Wilcox" ×2): both are known by their first names."""
+    ge = _index({"Herbert": 302, "Herbert Pocket": 5, "Mr. Herbert": 5, "Mr. Herbert Pocket": 1, "Mr. Pocket": 52,
+                 "Mr. Matthew Pocket": 7, "Matthew": 15, "Mr. Matthew": 1, "Mrs. Pocket": 35})
+    assert _same(ge, "Mr. Pocket", "Mr. Matthew Pocket") and not _same(ge, "Mr. Pocket", "Herbert Pocket")
+    he = _index({"Mr. Wilcox": 171, "Charles": 219, "Charles Wilcox": 4, "Mr. Charles Wilcox": 1, "Paul": 74,
+                 "Paul Wilcox": 2, "Henry": 181, "Mrs. Wilcox": 128})
+    assert not _same(he, "Mr. Wilcox", "Paul Wilcox") and not _same(he, "Mr. Wilcox", "Charles Wilcox")
+
+
 def test_a_titled_form_joins_one_of_several_rare_full_names_only_when_it_introduced_it():
     """Middlemarch (the pipeline's counts, first and first-quarter positions as shares of the
     book): "Mr. Lydgate" ×115 is Tertius from 10 % of the book on; his uncle "Sir Godwin Lydgate",

@@ -94,6 +94,7 @@ HUSBAND_USES = 10      # ... when F, no woman's name, is written this often with
 NEAR_SHARE = 0.3       # a nickname joins a character when this share of its mentions is near the character's
 NEAR_LEAD = 3.0        # ... and this many times the share near any other character with that given name
 TITLED_DISPLAY = 2.0   # a titled form names the row unless the bare word is written this many times as often
+FIRST_NAME_LEAD = 5.0  # ... or this many times as often as with the surname, when one such son is found
 ELDER_EVIDENCE = 3     # "old Mr. X" / "young Mr. X" written this often: the book has two men called Mr. X
 # "Mr" found first (a literal prefix the regex engine scans for), the age word then read before it
 _MR = re.compile(r"Mr\.?\s+([A-Z][\w’'-]+)")
@@ -742,10 +743,15 @@ def _join_held_apart(members: list[list[_Form]], cluster_of: Mapping[FormKey, in
     Jane Eyre's ``Mr. Rochester`` ×331 is placed before ``Mr. Edward`` ×10, which gives the full
     name ``Edward Fairfax Rochester`` its weight among the candidates (``Mr. Rowland Rochester``,
     ``Damer de Rochester``). The weight is that of the forms written with a title or as a full
-    name — the formal ways to name someone, as ``Mr. X`` is — not of a bare word: Great
-    Expectations' ``Mr. Pocket`` ×52 is Matthew Pocket (``Mr. Matthew Pocket``, ``Mr. Matthew``),
-    not Herbert, whom the narrator calls ``Herbert`` ×299 and ``Mr. Herbert``/``Herbert Pocket``
-    11 times. A candidate with :data:`DOMINANT_SHARE` of that weight takes the form when
+    name — the formal ways to name someone, as ``Mr. X`` is — not of a bare word. A son the book
+    calls by his first name more often than it writes ``Mr. X`` is no candidate (Great
+    Expectations' ``Mr. Pocket`` ×52 is Matthew Pocket — ``Mr. Matthew Pocket``, ``Mr. Matthew`` —
+    not Herbert, whom the narrator calls ``Herbert`` ×302 and ``Mr. Herbert``/``Herbert Pocket`` 11
+    times; The House of the Seven Gables' ``Judge Pyncheon`` is Jaffrey, not Clifford), and once
+    one is found, neither is a candidate whose first name is written alone
+    :data:`FIRST_NAME_LEAD` times as often as his names with the surname (Howards End's ``Mr.
+    Wilcox`` ×171 is Henry, whom no full name links to it, not ``Paul Wilcox`` ×2, "Paul" ×74).
+    A candidate with :data:`DOMINANT_SHARE` of that weight takes the form when
 
     * its gender is known and the title's (Les Misérables' ``Monsieur Thénardier`` is not the one
       ``Eponine Thénardier``, whose name tells no gender), and
@@ -755,9 +761,15 @@ def _join_held_apart(members: list[list[_Form]], cluster_of: Mapping[FormKey, in
       The Count of Monte Cristo's ``Monsieur Noirtier`` (the father of ``Monsieur de Villefort``).
       Jane Eyre's servants' ``Mr. Edward`` is 3 % of ``Mr. Rochester``'s uses."""
     joins: dict[int, int] = {}
+    bare = Counter({m.words[0]: m.stats.count for ms in members for m in ms
+                    if m.honorific is None and len(m.words) == 1})
     for f, cands in held_apart:   # each form is the first member of a cluster of its own
         own = cluster_of[f.key]
         cands = [c for c in cands if c not in joins and all(_fits(m, members[c], married_first) for m in members[own])]
+        sons = [c for c in cands if _known_by_first_name(f, members[c], bare, f.stats.count)]
+        if sons:   # then every candidate known by the first name far more than by the surname is a son too
+            cands = [c for c in cands if c not in sons and not _known_by_first_name(
+                f, members[c], bare, FIRST_NAME_LEAD * _formal_uses(members[c], f.words[0]))]
         if not cands or f.gender is None:
             continue
         formal = {c: sum(m.stats.count for m in members[c] if m.honorific is not None or len(m.words) > 1)
@@ -765,10 +777,25 @@ def _join_held_apart(members: list[list[_Form]], cluster_of: Mapping[FormKey, in
         best = _dominant(cands, [formal], dominant_share)
         if best is None or {m.gender for m in members[best] if m.gender} != {f.gender}:
             continue
-        titled_first = sum(m.stats.count for m in members[best] if m.honorific == f.honorific and m.first)
+        titled_first = sum(m.stats.count for m in members[best] if m.honorific == f.honorific and m.first
+                           and len(m.words) == 1)
         if titled_first < DISTINGUISHING_SHARE * f.stats.count and not _distinguished(f, members[best], own_share, men):
             joins[own] = best
     return joins
+
+
+def _known_by_first_name(form: _Form, members: list[_Form], bare: Mapping[str, int], more_than: float) -> bool:
+    """The character holds a full name with ``form``'s surname (not a wife's "Mrs. Edward X") whose
+    first name the book writes alone (``bare``: uses of one-word forms) more than ``more_than``
+    times."""
+    return len(form.words) == 1 and any(
+        m.first and m.surname == form.words[0] and len(m.words) > 1 and m.honorific not in MARRIED
+        and bare.get(m.first, 0) > more_than for m in members)
+
+
+def _formal_uses(members: list[_Form], surname: str) -> int:
+    """Uses of the character's names with ``surname`` and another word or a title."""
+    return sum(m.stats.count for m in members if surname in m.words and (len(m.words) > 1 or m.honorific))
 
 
 def _dominant(cands: list[int], weighings: list[Mapping[int, int]], share: float) -> int | None:
