@@ -303,6 +303,9 @@ def test_a_sons_wife_written_with_his_first_name_is_not_the_plain_mrs():
     vanity = _index({"Mrs. Osborne": 65, "Mrs. George Osborne": 11, "Mrs. George": 19, "George": 500,
                      "George Osborne": 60})
     assert _same(vanity, "Mrs. Osborne", "Mrs. George Osborne")
+    # a man of the story's name after "Mrs." is his wife's, never his own
+    innocence = _index({"Mrs. Newland Archer": 3, "Newland Archer": 57, "Newland": 163, "Mrs. Archer": 100})
+    assert not _same(innocence, "Mrs. Newland Archer", "Newland Archer")
 
 
 def test_mr_x_joins_the_full_name_that_holds_the_formal_uses_once_every_form_is_placed():

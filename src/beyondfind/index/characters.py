@@ -376,16 +376,19 @@ def _married_first_names(forms: list[_Form], female: frozenset[str]) -> frozense
     return frozenset(f.first for f in forms if f.honorific in MARRIED_WITH_FIRST_NAME and f.first in female)
 
 
-def _wives_by_husbands_names(forms: list[_Form], female: frozenset[str]) -> None:
+def _wives_by_husbands_names(forms: list[_Form], female: frozenset[str], story_men: frozenset[str]) -> None:
     """Mark ``Mrs.`` forms that carry a man's name: a first name that is no woman's, written
     elsewhere after a man's title. Vanity Fair's "Mrs. Rawdon Crawley" and "Mrs. Rawdon" (Becky)
     beside "Captain Rawdon Crawley", "Captain Rawdon"; "Mrs. Bute Crawley" beside "Reverend Bute
     Crawley". Such a wife is not the bare "Rawdon Crawley" or "Rawdon" (:func:`compatible`). A
-    name no man is titled with stays as it was: Wuthering Heights' one "Linton Heathcliff" (a
-    letter's signature) has no "Mr." to tell it from young Catherine's "Mrs. Linton Heathcliff"."""
+    name no man is titled with stays as it was unless it is a man of the story's first name
+    (``story_men``, :func:`_men_of_the_story`: The Age of Innocence's "Mrs. Newland Archer" is May,
+    "Newland" ×163 her husband): Wuthering Heights' one "Linton Heathcliff" (a letter's
+    signature) has no "Mr." to tell it from young Catherine's "Mrs. Linton Heathcliff"."""
     men = {f.key[1] for f in forms if f.honorific in MALE_HONORIFICS}
     for f in forms:
-        f.wife_of = f.honorific == "mrs" and f.first is not None and f.first not in female and f.key[1] in men
+        f.wife_of = (f.honorific == "mrs" and f.first is not None and f.first not in female
+                     and (f.key[1] in men or f.first in story_men))
 
 
 def _fits(form: _Form, members: list[_Form], married_first: frozenset[str]) -> bool:
@@ -849,10 +852,10 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
         # a title's "Huckleberry Finn" still introduces the story's "Huckleberry"
         f.outside = f.stats.titles_only and not story_words.issuperset(f.words)
     _gender_from_first_name(items)
-    _wives_by_husbands_names(items, female)
+    men = _men_of_the_story(items, female)
+    _wives_by_husbands_names(items, female, men)
     items.sort(key=_specificity)
     married_first = _married_first_names(items, female)
-    men = _men_of_the_story(items, female)
     by_word: dict[str, list[_Form]] = defaultdict(list)
     for f in items:
         for w in set(f.words):
