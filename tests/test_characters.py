@@ -1014,6 +1014,17 @@ def test_several_narrators_are_reported_not_guessed(book):
     assert n.first_person and n.narrator is None and len(n.narrators) >= 2
 
 
+def test_narratives_contributed_by_several_characters_are_several_narrators():
+    """The Moonstone (a LitBank full text) is told in narratives headed "The events related by
+    GABRIEL BETTEREDGE", "Contributed by MISS CLACK", "Contributed by MATHEW BRUFF"…: several
+    narrators, not "Drusilla", whom Miss Clack's correspondents address ten times."""
+    doc = load_document(DATA / "litbank" / "original" / "155_the_moonstone.txt")
+    n = detect_narrator([p.text for p in doc.passages], [p.chapter for p in doc.passages],
+                        doc.text[:doc.passages[0].start], doc.title)
+    assert n.first_person and n.narrator is None, n
+    assert n.narrators[:3] == ("Gabriel Betteredge", "Miss Clack", "Mathew Bruff"), n
+
+
 def test_no_narrator_in_third_person_novels():
     first_person = {"76-huckleberry-finn.txt", "766-david-copperfield.txt", "2701-moby-dick.txt",
                     "1400-great-expectations.txt", "1260-jane-eyre.txt", "345-dracula.txt",

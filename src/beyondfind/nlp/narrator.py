@@ -49,6 +49,10 @@ _TITLE = re.compile(r"(?:AUTOBIOGRAPHY|Autobiography|HISTORY|History|ADVENTURES|
                     r"CONFESSIONS|Confessions)\b[^\n]*?\b(?:OF|of)\s+((?:[A-Z][\w'’-]+\s+){0,3}[A-Z][\w'’-]+)")
 _DOCUMENT_HEADING = re.compile(r"^\s*_?(?:([A-Z][A-Z.’' ]+?)['’]S\s+(?:JOURNAL|DIARY)|"
                                r"Letter,?\s+(?:from\s+)?([A-Z][\w.’' ]+?)\s+to\s)", re.MULTILINE)
+# the heading of a narrative a character contributes: The Moonstone's "The events related by GABRIEL
+# BETTEREDGE, house-steward", "Contributed by MISS CLACK; niece of ...", "Contributed by MATHEW BRUFF"
+_NARRATIVE_HEADING = re.compile(r"^\s*_?(?:(?:The )?(?:[Ee]vents|[Ss]tory|[Nn]arrative) )?(?:[Rr]elated|[Cc]ontributed|"
+                                r"[Tt]old|[Ww]ritten) by ((?:[A-Z][\w.’'-]*[ \t]+){0,3}[A-Z][\w’'-]+)", re.MULTILINE)
 # dialogue: curly double quotes, straight double quotes, or curly single quotes whose closing mark
 # is not an apostrophe ("don’t"); an unclosed quote runs to the end of the passage
 _QUOTE = re.compile(r"“[^”]*(?:”|$)|\"[^\"]*(?:\"|$)|‘.*?(?:’(?![^\W\d_])|$)", re.DOTALL)
@@ -137,6 +141,9 @@ def detect_narrator(passages: Sequence[str], chapters: Sequence[str | None] | No
     writers = _document_writers(body)
     if len(writers) >= 2:
         return Narration(True, None, tuple(writers), "letters and diaries", share, top)
+    contributors = _contributors(body)
+    if len(contributors) >= 2:
+        return Narration(True, None, tuple(contributors), "narratives by several hands", share, top)
     narration_only = "\n".join(_narration(p) for p in passages)
     for pattern in STATED:
         m = pattern.search(narration_only)
@@ -196,6 +203,17 @@ def _same_person(a: str, b: str) -> bool:
 
 def _display(name: str) -> str:
     return " ".join(w if not w.isupper() else w.title() for w in name.split())
+
+
+def _contributors(body: str) -> list[str]:
+    """Distinct names of narrative headings ("Contributed by MISS CLACK"), in order of appearance."""
+    seen: dict[str, str] = {}
+    for m in _NARRATIVE_HEADING.finditer(body):
+        name = m.group(1)
+        key = _key(name)
+        if key and key.split()[-1] not in seen:
+            seen[key.split()[-1]] = _display(" ".join(w for w in name.split() if _key(w)))
+    return list(seen.values())
 
 
 def _document_writers(body: str) -> list[str]:
