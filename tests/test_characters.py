@@ -785,6 +785,11 @@ def test_a_word_written_only_with_titles_joins_the_far_more_frequent_bare_word()
     emma = _index({"Miss Bates": 111, "Bates": 17, "Mrs. Bates": 18, "Miss Jane Bates": 1},
                   {"Miss Bates": "female", "Mrs. Bates": "female"})
     assert not _same(emma, "Mrs. Bates", "Miss Bates")
+    # a titled full name and its first name may come with the titled word: Sister Carrie's "Mr. Drouet"
+    # ×6, "Mr. Charles Drouet" ×1 and "Charles" ×1 are the "Drouet" ×377; "Mrs. Drouet" (Carrie) is not
+    carrie = _index({"Drouet": 377, "Mr. Drouet": 6, "Mr. Charles Drouet": 1, "Charles": 1, "Mrs. Drouet": 7},
+                    {"Drouet": "male"})
+    assert _same(carrie, "Drouet", "Mr. Charles Drouet") and not _same(carrie, "Drouet", "Mrs. Drouet")
 
 
 def test_a_name_the_book_boards_is_a_ship():

@@ -635,7 +635,8 @@ def _join_kin_titles(members: list[list[_Form]]) -> dict[int, int]:
 
 def _join_titled_variants(members: list[list[_Form]], readings: Mapping[FormKey, tuple[int, ...]],
                           married_first: frozenset[str]) -> dict[int, int]:
-    """Clusters of one word written only with titles that join the character of the bare word:
+    """Clusters of one word written only with titles (:func:`_titled_word`: with a titled full name
+    ending in it and that name's first name, too) that join the character of the bare word:
     {titled cluster: target}.
 
     Titled forms are placed before the bare word, so a few of them can keep a far more frequent
@@ -666,10 +667,9 @@ def _join_titled_variants(members: list[list[_Form]], readings: Mapping[FormKey,
     genders = [{m.gender for m in ms if m.gender} for ms in members]
     joins = {}
     for cid, ms in enumerate(members):
-        if (ms[0].stats.label != "PER" or _ambiguous(cid, ms, readings) or len({m.words for m in ms}) != 1
-                or len(ms[0].words) != 1 or any(m.honorific is None for m in ms)):
+        word = _titled_word(ms)
+        if ms[0].stats.label != "PER" or _ambiguous(cid, ms, readings) or word is None:
             continue
-        word = ms[0].words[0]
         target = bare_of.get(word)
         if target is None or target == cid or not all(_fits(m, members[target], married_first) for m in ms):
             continue
@@ -686,6 +686,24 @@ def _join_titled_variants(members: list[list[_Form]], readings: Mapping[FormKey,
         if size[target] >= DOMINANT_SHARE * sum(size[c] for c in others | {cid, target}):
             joins[cid] = target
     return {cid: t for cid, t in joins.items() if cid not in joins.values()}
+
+
+def _titled_word(ms: list[_Form]) -> str | None:
+    """The one word a character is written with after a title (``Mr. Provis``, ``Uncle Provis``),
+    when every form of it has that word and a title, or is a full name with it written with a
+    title, or that full name's first name: Sister Carrie's ``Mr. Drouet``, ``Mr. Charles Drouet``
+    and ``Charles``. None for any other character."""
+    titled = {m.words[0] for m in ms if m.honorific is not None and len(m.words) == 1}
+    if len(titled) != 1:
+        return None
+    word = titled.pop()
+    full = [m for m in ms if m.honorific is not None and len(m.words) > 1 and m.words[-1] == word]
+    firsts = {m.first for m in full}
+    for m in ms:
+        if not (m.honorific is not None and m.words[-1] == word) and not (
+                m.honorific is None and len(m.words) == 1 and m.words[0] in firsts):
+            return None
+    return word
 
 
 def _join_honorific_variants(members: list[list[_Form]], readings: Mapping[FormKey, tuple[int, ...]],
