@@ -494,6 +494,9 @@ def test_plurals_naming_a_group_are_not_people_but_families_are():
     assert all(moby.group_plural(w, set()) for w in ("americans", "nantucketers", "quakers", "turks"))
     assert not moby.group_plural("queequeg", set()) and not moby.group_plural("jones", set())   # Davy Jones
     assert not moby.group_plural("stubbs", {"stubb"})   # "Mr. Stubb" makes "stubb" a surname of the book
+    # the italics marks of "the _Ritz_" are no letters: The Secret Adversary's hotel is a thing, no person
+    adversary = NameEvidence(load_document(DATA / "litbank" / "original" / "1155_the_secret_adversary.txt").text)
+    assert adversary.thing_named("ritz") and not adversary.thing_named("tuppence")
     huck = NameEvidence(load_document(DATA / "books" / "76-huckleberry-finn.txt").text)
     assert huck.group_plural("shepherdsons", set())   # the singular is written ...
     assert not huck.group_plural("shepherdsons", {"shepherdson"})   # ... as a surname of the book's people
@@ -854,6 +857,7 @@ def test_the_shipped_gazetteer_is_what_the_build_command_writes(tmp_path):
     beings = json.loads((tmp_path / "beings.json").read_text())
     assert beings == json.loads(SHIPPED_BEINGS.read_text())
     assert {"farmer", "jew", "dormouse"} <= set(beings["beings"]) and "republic" not in beings["beings"]
+    assert "ritz" not in beings["beings"]   # one person (the hotelier), an instance: "the Ritz" is his hotel
     organisations = json.loads((tmp_path / "organisations.json").read_text())
     assert organisations == json.loads(SHIPPED_ORGANISATIONS.read_text())
     names = set(organisations["organisations"])

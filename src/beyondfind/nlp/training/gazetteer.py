@@ -39,9 +39,10 @@ STOPWORDS = SHIPPED.parent / "stopwords.json"
 WORDNET = Path("nltk_data") / "extra" / "corpora" / "wordnet"
 
 
-def lemma_files(data_file: Path) -> dict[str, set[int]]:
+def lemma_files(data_file: Path, instances: bool = True) -> dict[str, set[int]]:
     """Each lemma of a WordNet data file (``data.noun``, ``data.verb``…) → the lexicographer files
-    of its senses."""
+    of its senses; ``instances=False`` leaves out the senses that are instances (an "@i" pointer:
+    one person or place, as "Ritz", the hotelier, is one of ``noun.person``)."""
     out: dict[str, set[int]] = defaultdict(set)
     with data_file.open(encoding="utf-8") as f:
         for line in f:
@@ -49,6 +50,10 @@ def lemma_files(data_file: Path) -> dict[str, set[int]]:
                 continue
             fields = line.split()
             lexfile, count = int(fields[1]), int(fields[3], 16)
+            if not instances:
+                pointers = 4 + 2 * count
+                if "@i" in fields[pointers + 1:pointers + 1 + 4 * int(fields[pointers]):4]:
+                    continue
             for k in range(count):
                 out[fields[4 + 2 * k]].add(lexfile)
     return out
@@ -87,7 +92,8 @@ def organisation_names(files: dict[str, set[int]], function_words: frozenset[str
 
 def being_words(files: dict[str, set[int]]) -> list[str]:
     """Lower-cased one-word nouns, letters only, with a person or animal sense (``farmer``, ``jew``,
-    ``dormouse``, ``god``)."""
+    ``dormouse``, ``god``); ``files`` without instances (:func:`lemma_files`), so that one person's
+    name is none ("the Ritz" is a hotel, not the hotelier César Ritz)."""
     return sorted({lemma.lower() for lemma, lexfiles in files.items()
                    if lexfiles & BEING_FILES and "_" not in lemma and lemma.replace("-", "").isalpha()})
 
@@ -99,8 +105,9 @@ def build_gazetteer(data: Path, output: Path = SHIPPED) -> int:
     wordnet = data / WORDNET
     files = lemma_files(wordnet / "data.noun")
     names = place_names(files)
-    _write_words(output.parent / SHIPPED_BEINGS.name, "beings", being_words(files),
-                 "one-word noun lemmas with a noun.person or noun.animal sense")
+    _write_words(output.parent / SHIPPED_BEINGS.name, "beings",
+                 being_words(lemma_files(wordnet / "data.noun", instances=False)),
+                 "one-word noun lemmas with a noun.person or noun.animal sense that is no instance")
     _write_words(output, "places", names, "noun.location and noun.object lemmas without a noun.person sense")
     function_words = frozenset(json.loads(STOPWORDS.read_text(encoding="utf-8"))).union(
         *(lemma_files(wordnet / f"data.{pos}") for pos in ("verb", "adv")))
