@@ -268,6 +268,16 @@ def test_a_word_after_an_honorific_is_a_name_whatever_its_tag(nlp):
     assert {"Mr. Hurst", "Mr. Darcy"} <= names and "His brother-in-law" not in names
 
 
+def test_a_calling_after_a_personal_title_is_a_surname(nlp):
+    """Persuasion's lawyer "Mr Shepherd" (×26) lost every mention once Hardy's "Shepherd Oak" made
+    the calling a title: a name of titles only is none, but a personal title and one such word is
+    a surname; the group's "Misses" still names no one."""
+    doc = nlp('"He would be a very lucky man, Shepherd," replied Sir Walter, and Mr Shepherd laughed. '
+              "Mr. Farmer came in with the Misses Eshton.")
+    names = {s.text for s in doc._.names}
+    assert {"Mr Shepherd", "Mr. Farmer"} <= names and not any("Misses" in n for n in names)
+
+
 def test_a_dash_after_punctuation_does_not_glue_a_name_to_the_next_word(nlp):
     """Emma writes "Mr. Knightley!--I" (spaCy kept "Knightley!--I" as one token: the name became
     "knightley i"); Huck Finn's contents "Miss Watson.--Tom Sawyer"."""

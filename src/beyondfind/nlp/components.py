@@ -96,7 +96,8 @@ def name_core(span: Span, first_names: frozenset[str] = frozenset()) -> Span | N
         return None
     start, end = best
     core = doc[start:end]
-    if all(_is_honorific(t) or t.lower_ in NOT_NAMES or _chapter_number(t.text) for t in core):
+    if all(_is_honorific(t) or t.lower_ in NOT_NAMES or _chapter_number(t.text) for t in core) \
+            and not _calling_as_surname(core):
         return None
     if core[0].lower_.strip(".") in GROUP_HONORIFICS:
         return None
@@ -162,6 +163,13 @@ def _name_after_of(ent: Span, core: Span, first_names: frozenset[str]) -> Span |
     if ent.label_ != "PER" or after >= ent.end or doc[core.end].lower_ != "of" or doc[after].lower_ not in first_names:
         return None
     return name_core(Span(doc, after, ent.end, label="PER"), first_names)
+
+
+def _calling_as_surname(core: Span) -> bool:
+    """A personal title and one capitalised word that is also a title or a calling: Persuasion's
+    "Mr Shepherd" (the lawyer ×26, since "Shepherd Oak" made the calling a title), "Mrs. Farmer"."""
+    return (len(core) == 2 and core[0].lower_.strip(".") in _PERSONAL_TITLES - {"m"} and core[1].text[:1].isupper()
+            and core[1].lower_.strip(".") not in _PERSONAL_TITLES)
 
 
 def _is_honorific(tok: Token) -> bool:

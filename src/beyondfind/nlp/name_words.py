@@ -30,11 +30,12 @@ PARTISANS = frozenset("bonapartist bonapartists royalist royalists jacobin jacob
                       "republican republicans tory tories whig whigs".split())
 HOLIDAYS = frozenset("christmas easter michaelmas whitsuntide candlemas lent sabbath midsummer".split())
 ADDRESS_WORDS = frozenset("""papa mamma mama mammy pa ma grandpapa grandmamma grandma grandpa granny nurse missis
-    missus ma'am sir madam mister master miss mrs mr baby heaven god lord providence fate nature fortune
+    missus ma'am sir madam mister master miss mrs mr baby heaven god almighty lord providence fate nature fortune
     chapter volume book part letter journal diary alas hallo hullo amen lor jove gott mein dieu mon
     majesty ladyship lordship excellency highness sire mum mummy dad daddy lookee
     pardieu parbleu morbleu sacrebleu woe serene thou thee thy thine thyself ye esq""".split())
-# ("Lor!", "By Jove!", "Mein Gott!", "Mon Dieu!", "Pardieu!", "Woe to him …!": oaths and cries, listed
+# ("the Almighty", "God Almighty": Dracula ×5, a person's row, then a place's once WordNet's instances
+# left the nouns for beings; "Lor!", "By Jove!", "Mein Gott!", "Mon Dieu!", "Pardieu!", "Woe to him …!": oaths and cries, listed
 # as persons in Oliver Twist and Dracula, Monte Cristo ×13 and Les Misérables ×14; the prayers' "Thy
 # will be done", War and Peace ×27, and "Your Serene Highness" ×31;
 # "His Majesty", "her Ladyship", "yes, Mum": styles of address, rows in War and Peace ×68, Vanity Fair
