@@ -276,6 +276,8 @@ def test_a_calling_after_a_personal_title_is_a_surname(nlp):
               "Mr. Farmer came in with the Misses Eshton.")
     names = {s.text for s in doc._.names}
     assert {"Mr Shepherd", "Mr. Farmer"} <= names and not any("Misses" in n for n in names)
+    # a rank is no calling: Pride and Prejudice's "Miss King" would give Mary Bennet's "Mary" a full name
+    assert "Miss King" not in {s.text for s in nlp("Wickham was now paying his addresses to Miss King.")._.names}
 
 
 def test_a_dash_after_punctuation_does_not_glue_a_name_to_the_next_word(nlp):

@@ -47,7 +47,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..nlp.names import (MALE_HONORIFICS, NAME_PARTICLES, NEUTRAL_HONORIFICS, SAINT_WORDS, Name, _first_names,
+from ..nlp.names import (CALLINGS, MALE_HONORIFICS, NAME_PARTICLES, NEUTRAL_HONORIFICS, SAINT_WORDS, Name, _first_names,
                          name_gender, nicknames)
 
 FormKey = tuple[str | None, str]   # (honorific, name words joined by spaces)
@@ -75,9 +75,8 @@ STYLED = frozenset({"sir", "lord"})
 SURNAME_HONORIFICS = frozenset({"mr", "mrs", "miss", "ms", "master", "dr", "madam", "madame", "mme", "monsieur",
                                 "mlle", "mademoiselle", "colonel", "captain", "major", "general", "lieutenant",
                                 "sergeant", "professor", "reverend", "judge", "squire", "herr", "frau",
-                                "farmer", "shepherd", "dairyman",
                                 "citizen", "citizeness", "comte", "comtesse", "duc", "marquis", "marquise",
-                                "vicomte", "vicomtesse", "abbe"})
+                                "vicomte", "vicomtesse", "abbe"}) | CALLINGS
 RARE = 10              # full names seen fewer times absorb a bare word 3× as frequent only when they introduced it
                        # (a titled one-word form too when several characters compete for it: Middlemarch's
                        # "Mr. Lydgate" ×115 is not "Sir Godwin Lydgate", who arrives at 41 % of the book)

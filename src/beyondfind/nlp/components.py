@@ -20,7 +20,7 @@ from spacy.util import filter_spans
 
 from . import anaphora
 from .name_words import NEVER_NAMES, PLACE_FIRST_WORDS, PLACE_HEADS
-from .names import (FAMILY_HONORIFICS, FIRST_PERSON_PRONOUNS, GROUP_HONORIFICS, NAME_PARTICLES, NOT_NAMES,
+from .names import (CALLINGS, FAMILY_HONORIFICS, FIRST_PERSON_PRONOUNS, GROUP_HONORIFICS, NAME_PARTICLES, NOT_NAMES,
                     SAINT_WORDS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, _first_names, capitalised_name_word,
                     elided_particle_name, name_gender, parse_name, pronoun_gender)
 from .syntax import is_subject, sentence_index
@@ -166,10 +166,11 @@ def _name_after_of(ent: Span, core: Span, first_names: frozenset[str]) -> Span |
 
 
 def _calling_as_surname(core: Span) -> bool:
-    """A personal title and one capitalised word that is also a title or a calling: Persuasion's
-    "Mr Shepherd" (the lawyer ×26, since "Shepherd Oak" made the calling a title), "Mrs. Farmer"."""
+    """A personal title and a calling that is also a title (:data:`~beyondfind.nlp.names.CALLINGS`):
+    Persuasion's "Mr Shepherd" (the lawyer ×26, since "Shepherd Oak" made the calling a title),
+    David Copperfield's "Miss Shepherd". Not a rank: Pride and Prejudice's "Miss King" stays out."""
     return (len(core) == 2 and core[0].lower_.strip(".") in _PERSONAL_TITLES - {"m"} and core[1].text[:1].isupper()
-            and core[1].lower_.strip(".") not in _PERSONAL_TITLES)
+            and core[1].lower_ in CALLINGS)
 
 
 def _is_honorific(tok: Token) -> bool:

@@ -16,16 +16,17 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 
+# a rural calling before a surname, as Hardy writes it ("Farmer Boldwood", "Shepherd Oak", "Dairyman Crick");
+# after a personal title it is the surname ("Mr Shepherd", Persuasion's lawyer)
+CALLINGS = frozenset({"farmer", "shepherd", "dairyman"})
 MALE_HONORIFICS = frozenset({
     "mr", "mister", "sir", "lord", "master", "uncle", "father", "brother", "king", "prince", "duke",
     "count", "baron", "colonel", "col", "captain", "capt", "general", "major", "lieutenant", "sergeant",
     "reverend", "rev", "dr", "doctor", "judge", "professor", "prof", "monsieur", "herr", "signor", "don",
     "marse", "mars", "squire", "parson", "deacon", "earl", "emperor", "pap", "st", "saint",
-    # a rural calling before a surname, as Hardy writes it ("Farmer Boldwood", "Shepherd Oak", "Dairyman Crick")
-    "farmer", "shepherd", "dairyman",
     # French titles of the translated novels ("M. de Villefort", "Citizen Defarge", "Comte de Morcerf")
     "m", "citizen", "duc", "comte", "marquis", "vicomte", "viscount", "abbe", "abbé",
-})
+}) | CALLINGS
 FEMALE_HONORIFICS = frozenset({
     "mrs", "miss", "ms", "madam", "madame", "mme", "mlle", "mademoiselle", "lady", "aunt", "sister",
     "mother", "queen", "princess", "duchess", "countess", "baroness", "dame", "widow", "mistress",
