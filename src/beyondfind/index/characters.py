@@ -776,10 +776,11 @@ def _join_held_apart(members: list[list[_Form]], cluster_of: Mapping[FormKey, in
     * its gender is known and the title's (Les Misérables' ``Monsieur Thénardier`` is not the one
       ``Eponine Thénardier``, whose name tells no gender), and
     * the text does not tell the two apart by writing the candidate with the same title and a
-      first name — :data:`DISTINGUISHING_SHARE` of the form's uses, or :func:`_distinguished`:
+      first name alone — :data:`DISTINGUISHING_SHARE` of the form's uses, or :func:`_distinguished`:
       Pride and Prejudice's ``Miss Elizabeth`` (×15 against ``Miss Bennet`` ×65, who is Jane),
       The Count of Monte Cristo's ``Monsieur Noirtier`` (the father of ``Monsieur de Villefort``).
-      Jane Eyre's servants' ``Mr. Edward`` is 3 % of ``Mr. Rochester``'s uses."""
+      Jane Eyre's servants' ``Mr. Edward`` is 3 % of ``Mr. Rochester``'s uses; a titled full
+      name introduces rather than tells apart (Great Expectations' ``Mr. Matthew Pocket`` ×7)."""
     joins: dict[int, int] = {}
     bare = Counter({m.words[0]: m.stats.count for ms in members for m in ms
                     if m.honorific is None and len(m.words) == 1})
