@@ -838,9 +838,12 @@ def test_words_a_book_writes_the_x_that_name_no_being_are_places_not_persons():
     assert not miserables.thing_named("minister of war")   # a person's title
     cristo = NameEvidence(load_document(DATA / "books" / "1184-count-of-monte-cristo.txt").text)
     assert cristo.thing_named("island of elba")
-    # a title or a first name before the head: a person, though WordNet's Ferdinands are single persons
+    # a title before the head: a person, though WordNet's Ferdinands are single persons; a first name as
+    # the head is no evidence ("the Inner Temple")
     war = NameEvidence(load_document(DATA / "books" / "2600-war-and-peace.txt").text)
     assert not war.thing_named("archduke ferdinand")
+    copperfield = NameEvidence(load_document(DATA / "books" / "766-david-copperfield.txt").text)
+    assert copperfield.thing_named("inner temple")
 
 
 def test_a_place_written_with_st_and_with_saint_is_one_place_but_persons_stay_apart():
