@@ -377,7 +377,7 @@ class NameEvidence:
         """A "person" of one to three words written "the X" in at least ``THE_SHARE`` of its
         (``MIN_THE`` or more) capitalised occurrences, whose head (the last word, or the word before
         "of") is no noun for a person or an animal, whose last word is no plural, that starts with no
-        first name, none of whose words is such a noun, and that never speaks: a place, an institution or a thing
+        first name nor with such a noun before a first name, and that never speaks: a place, an institution or a thing
         ("the Republic", "the Bastille", "the Sacred Wafer", "the Island of Elba"), not "the Jew",
         "the President", "the Minister of War", "the Mock Turtle", "the Archduke Ferdinand" or "the
         Vengeance" (who speaks)."""
@@ -387,9 +387,10 @@ class NameEvidence:
             return False
         male, female = _first_names()
         head = words[words.index("of") - 1] if "of" in words[1:] else words[-1]   # "the Minister of War"
-        # a title anywhere: War and Peace's "the Archduke Ferdinand" is a person (not David
-        # Copperfield's "the Inner Temple", though Temple is a first name)
-        if head in _beings() or words[0] in male or words[0] in female or any(w in _beings() for w in words):
+        # a title and a first name: War and Peace's "the Archduke Ferdinand" is a person (not David
+        # Copperfield's "the Inner Temple", though Temple is a first name, nor "the Lobster Quadrille")
+        if head in _beings() or words[0] in male or words[0] in female or (
+                len(words) > 1 and words[0] in _beings() and (words[-1] in male or words[-1] in female)):
             return False
         if len(words) == 1:
             cap, the, spoken = self.capital.get(key, 0), self.after_the.get(key, 0), self.spoken.get(key, 0)
