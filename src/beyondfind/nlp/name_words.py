@@ -34,10 +34,11 @@ ADDRESS_WORDS = frozenset("""papa mamma mama mammy pa ma grandpapa grandmamma gr
     chapter volume book part letter journal diary alas hallo hullo amen lor jove gott mein dieu mon
     majesty ladyship lordship excellency highness sire mum mummy dad daddy lookee
     pardieu parbleu morbleu sacrebleu woe serene thou thee thy thine thyself ye esq""".split())
-# ("the Almighty", "God Almighty": Dracula ×5, a person's row, then a place's once WordNet's instances
-# left the nouns for beings; "Lor!", "By Jove!", "Mein Gott!", "Mon Dieu!", "Pardieu!", "Woe to him …!": oaths and cries, listed
-# as persons in Oliver Twist and Dracula, Monte Cristo ×13 and Les Misérables ×14; the prayers' "Thy
-# will be done", War and Peace ×27, and "Your Serene Highness" ×31;
+# ("the Almighty", "God Almighty": Dracula ×5, a person's row, then a place's once WordNet's
+# instances left the nouns for beings; "Lor!", "By Jove!", "Mein Gott!", "Mon Dieu!", "Pardieu!",
+# "Woe to him …!": oaths and cries, listed as persons in Oliver Twist and Dracula, Monte Cristo ×13
+# and Les Misérables ×14; the prayers' "Thy will be done", War and Peace ×27, and "Your Serene
+# Highness" ×31;
 # "His Majesty", "her Ladyship", "yes, Mum": styles of address, rows in War and Peace ×68, Vanity Fair
 # ×38, Great Expectations ×21, Alice ×12; "Lookee": Great Expectations' "look ye"; "Esq.", written
 # after a name: Jane Eyre ×2, Vanity Fair ×3)

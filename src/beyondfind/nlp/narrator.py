@@ -51,8 +51,9 @@ _DOCUMENT_HEADING = re.compile(r"^\s*_?(?:([A-Z][A-Z.’' ]+?)['’]S\s+(?:JOURN
                                r"Letter,?\s+(?:from\s+)?([A-Z][\w.’' ]+?)\s+to\s)", re.MULTILINE)
 # the heading of a narrative a character contributes: The Moonstone's "The events related by GABRIEL
 # BETTEREDGE, house-steward", "Contributed by MISS CLACK; niece of ...", "Contributed by MATHEW BRUFF"
-_NARRATIVE_HEADING = re.compile(r"^\s*_?(?:(?:The )?(?:[Ee]vents|[Ss]tory|[Nn]arrative) )?(?:[Rr]elated|[Cc]ontributed|"
-                                r"[Tt]old|[Ww]ritten) by ((?:[A-Z][\w.’'-]*[ \t]+){0,3}[A-Z][\w’'-]+)", re.MULTILINE)
+_NARRATIVE_HEADING = re.compile(r"^\s*_?(?:(?:The )?(?:[Ee]vents|[Ss]tory|[Nn]arrative) )?"
+                                r"(?:[Rr]elated|[Cc]ontributed|[Tt]old|[Ww]ritten) by "
+                                r"((?:[A-Z][\w.’'-]*[ \t]+){0,3}[A-Z][\w’'-]+)", re.MULTILINE)
 # dialogue: curly double quotes, straight double quotes, or curly single quotes whose closing mark
 # is not an apostrophe ("don’t"); an unclosed quote runs to the end of the passage
 _QUOTE = re.compile(r"“[^”]*(?:”|$)|\"[^\"]*(?:\"|$)|‘.*?(?:’(?![^\W\d_])|$)", re.DOTALL)
