@@ -206,6 +206,26 @@ def test_entities_cluster_aliases(huck_search, capsys):
         assert len(plain) == len(set(plain)), e
 
 
+def test_entities_table_says_when_several_narrators_tell_the_book(tmp_path, capsys):
+    """A book of narratives "Contributed by" two characters (as The Moonstone is) has no narrator;
+    the entity table says who tells it instead of marking one row."""
+    parts = ["THE STORY", "", "The events related by GABRIEL BETTEREDGE, house-steward", ""]
+    parts += [f"I went down to the shore that morning, and I saw Rachel walking with Mr. Franklin. I told "
+              f"myself that my mistress would hear of it before night. Day {i} of my story." for i in range(6)]
+    parts += ["", "FIRST NARRATIVE", "", "Contributed by MISS CLACK; niece of the late Sir John Verinder", ""]
+    parts += [f"I am indebted to my dear parents for habits of order. I found Rachel in the drawing-room, and I "
+              f"gave her my little tract. Morning {i} of my narrative." for i in range(6)]
+    path = tmp_path / "narratives.txt"
+    path.write_text("\n\n".join(parts) + "\n", encoding="utf-8")
+    library = str(tmp_path / "lib.sqlite")
+    assert main(["index", str(path), "--library", library]) == 0
+    capsys.readouterr()
+    assert main(["entities", str(path), "--library", library, "--format", "table"]) == 0
+    table = capsys.readouterr().out
+    assert table.splitlines()[0].startswith("told by several narrators: Gabriel Betteredge / Miss Clack")
+    assert "[narrator]" not in table
+
+
 def test_aliases_drop_case_and_possessive_copies():
     from beyondfind.index.entities import distinct_aliases
 

@@ -91,10 +91,14 @@ def run_entities(args) -> int:
     from ..index.entities import list_entities
 
     search = open_search(args)
-    ents = list_entities(search.book_for(args.document), args.min_mentions)
+    book = search.book_for(args.document)
+    ents = list_entities(book, args.min_mentions)
     if output_format(args) == "jsonl":
         print_jsonl(e.to_dict() for e in ents)
     else:
+        narrators = book.annotations.narrators
+        if len(narrators) > 1 and not book.annotations.narrator:
+            print(f"told by several narrators: {' / '.join(narrators)} (their \"I\" counts for none of them)")
         for e in ents:
             note = "  [narrator]" if e.narrator else f"  [may be: {' / '.join(e.ambiguous[:4])}]" if e.ambiguous else ""
             print(f"{e.mentions:6}  {e.label:4}  {e.name}" + (f"  ({' / '.join(e.aliases[:6])})" if e.aliases else "")
