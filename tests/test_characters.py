@@ -599,6 +599,11 @@ def test_a_kinship_title_with_a_surname_is_not_a_first_named_relative():
     expectations = _index({"Mr. Pumblechook": 141, "Pumblechook": 20, "Uncle Pumblechook": 21, "Does Pumblechook": 1},
                           {"Mr. Pumblechook": "male"})
     assert _same(expectations, "Uncle Pumblechook", "Mr. Pumblechook")
+    # nor is an aunt the young woman written "Miss X": The Moonstone's "Aunt Verinder" (Lady Verinder,
+    # as Miss Clack calls her) is not Rachel, "Miss Verinder"; North and South's "Aunt Hale" is Mrs. Hale
+    moonstone = _index({"Rachel": 400, "Miss Rachel": 200, "Miss Verinder": 30, "Rachel Verinder": 10,
+                        "Aunt Verinder": 6}, {"Rachel": "female"})
+    assert not _same(moonstone, "Aunt Verinder", "Rachel Verinder")
 
 
 def test_an_uncle_or_aunt_with_a_surname_is_the_one_mr_or_mrs_of_it():

@@ -411,8 +411,9 @@ def _kin_by_surname(form: _Form) -> bool:
 
 def _formally_surnamed(member: _Form, surname: str) -> bool:
     """``member`` is the surname alone, titled or not (``Mr. Pumblechook``, ``Malvintseva``), not a
-    full name (Jane Eyre's ``Aunt Reed`` is not ``Miss Jane Reed``)."""
-    return member.words == (surname,)
+    full name (Jane Eyre's ``Aunt Reed`` is not ``Miss Jane Reed``) nor under a young person's
+    title (The Moonstone's ``Aunt Verinder``, Lady Verinder, is not ``Miss Verinder``, Rachel)."""
+    return member.words == (surname,) and member.honorific not in UNMARRIED | {"master"}
 
 
 def _parts_of_one_name(a: _Form, b: _Form, members: list[_Form]) -> bool:
