@@ -16,7 +16,11 @@ cluster (so transitivity never joins ``Mr. Eyre`` and ``Miss Eyre`` through a ba
   (Persuasion's ``Mr Elliot`` ≠ ``Sir Walter Elliot``), a sovereign nobody with another title
   (``Queen Elizabeth`` ≠ ``Lady Elizabeth Devereux``);
 * in a book that tells an old Mr. X from a young one (:func:`elder_surnames`), ``Mr. X`` does not
-  join the son known by his first name (Vanity Fair's ``Mr. Osborne`` ≠ ``George Osborne``).
+  join the son known by his first name (Vanity Fair's ``Mr. Osborne`` ≠ ``George Osborne``), and
+  a frequent ``Mr. X`` weighed again at the end never does (:func:`_known_by_first_name`: Great
+  Expectations' ``Mr. Pocket`` ≠ ``Herbert Pocket``);
+* a son's wife named by his first name is not the plain ``Mrs. X`` (:func:`_husbands_wife`:
+  Persuasion's ``Mrs Charles Musgrove`` ≠ ``Mrs Musgrove``), nor ever that man.
 
 Forms are attached from the most specific (full names with honorifics) to the least (one bare
 word). A form joins the characters it could name (it is a word-based part of one of their forms,
