@@ -527,7 +527,9 @@ def _husbands_wife(form: _Form, members: list[_Form], titled_first: list[_Form],
     Musgrove`` (Mary) beside ``Mrs Musgrove`` ×63, The Age of Innocence's ``Mrs. Newland Archer``
     (May) beside ``Mrs. Archer`` ×100 (Newland's mother). Anne of Green Gables' ``Mrs. Alexander
     Spencer`` is ``Mrs. Spencer``: no Alexander is in the story."""
-    husbands = {m.first for m in titled_first if form.honorific == "mrs" and m.first in men}
+    if form.honorific != "mrs":
+        return False
+    husbands = {m.first for m in titled_first if m.first in men}
     uses = sum(m.stats.count for m in members if m.honorific == form.honorific and m.first in husbands)
     return bool(husbands) and uses >= WIFE_USES
 
@@ -760,7 +762,8 @@ def _join_honorific_variants(members: list[list[_Form]], readings: Mapping[FormK
 
 def _join_held_apart(members: list[list[_Form]], cluster_of: Mapping[FormKey, int],
                      held_apart: list[tuple[_Form, list[int]]], married_first: frozenset[str],
-                     dominant_share: float, own_share: float, men: frozenset[str]) -> dict[int, int]:
+                     dominant_share: float, own_share: float, men: frozenset[str],
+                     alone_uses: Mapping[str, int]) -> dict[int, int]:
     """Frequent titled forms (``Mr. X``) that became characters of their own because none of their
     candidates dominated while those were still small, weighed again once every form is placed:
     {own cluster: target}.
@@ -787,15 +790,13 @@ def _join_held_apart(members: list[list[_Form]], cluster_of: Mapping[FormKey, in
       Jane Eyre's servants' ``Mr. Edward`` is 3 % of ``Mr. Rochester``'s uses; a titled full
       name introduces rather than tells apart (Great Expectations' ``Mr. Matthew Pocket`` ×7)."""
     joins: dict[int, int] = {}
-    bare = Counter({m.words[0]: m.stats.count for ms in members for m in ms
-                    if m.honorific is None and len(m.words) == 1})
     for f, cands in held_apart:   # each form is the first member of a cluster of its own
         own = cluster_of[f.key]
         cands = [c for c in cands if c not in joins and all(_fits(m, members[c], married_first) for m in members[own])]
-        sons = [c for c in cands if _known_by_first_name(f, members[c], bare, f.stats.count)]
+        sons = [c for c in cands if _known_by_first_name(f, members[c], alone_uses, f.stats.count)]
         if sons:   # then every candidate known by the first name far more than by the surname is a son too
             cands = [c for c in cands if c not in sons and not _known_by_first_name(
-                f, members[c], bare, FIRST_NAME_LEAD * _formal_uses(members[c], f.words[0]))]
+                f, members[c], alone_uses, FIRST_NAME_LEAD * _formal_uses(members[c], f.words[0]))]
         if not cands or f.gender is None:
             continue
         formal = {c: sum(m.stats.count for m in members[c] if m.honorific is not None or len(m.words) > 1)
@@ -842,18 +843,14 @@ def elder_surnames(text: str) -> frozenset[str]:
     return frozenset(w for w, n in found.items() if n >= ELDER_EVIDENCE)
 
 
-def _fathers_name(form: _Form, members: list[_Form], elders: frozenset[str],
-                  forms: Mapping[FormKey, FormStats]) -> bool:
+def _fathers_name(form: _Form, members: list[_Form], elders: frozenset[str], alone_uses: Mapping[str, int]) -> bool:
     """``form`` is "Mr. X" of a book with two men called so (:func:`elder_surnames`) and the character
     holds a full name "F X" whose F the book writes alone more often than "Mr. X": the son, known by
     his first name (George ×517), while "Mr. X" (×129) is mostly the father. Vanity Fair's "Mr.
     Osborne" joined George Osborne, Tess's "Mr Clare" Angel Clare, A Room with a View's "Mr.
-    Emerson" George Emerson."""
-    if form.honorific != "mr" or len(form.words) != 1 or form.words[0] not in elders:
-        return False
-    surname = form.words[0]
-    return any(m.first and m.surname == surname and len(m.words) > 1
-               and forms.get((None, m.first), FormStats(0)).count > form.stats.count for m in members)
+    Emerson" George Emerson. ``alone_uses``: uses of each one-word form without a title."""
+    return (form.honorific == "mr" and len(form.words) == 1 and form.words[0] in elders
+            and _known_by_first_name(form, members, alone_uses, form.stats.count))
 
 
 def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DOMINANT_SHARE,
@@ -879,6 +876,7 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
     _wives_by_husbands_names(items, female, men)
     items.sort(key=_specificity)
     married_first = _married_first_names(items, female)
+    alone_uses = {f.words[0]: f.stats.count for f in items if f.honorific is None and len(f.words) == 1}
     by_word: dict[str, list[_Form]] = defaultdict(list)
     for f in items:
         for w in set(f.words):
@@ -898,7 +896,7 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
             # or nearly every mention of them does: the pronouns' gender gives way ("Barkis")
             f.gender = None
             fitting = [c for c in cands if _fits(f, members[c], married_first)]
-        cands = [c for c in fitting if not _fathers_name(f, members[c], elders, forms)]
+        cands = [c for c in fitting if not _fathers_name(f, members[c], elders, alone_uses)]
         total = {c: sum(m.stats.count for m in members[c]) for c in cands}
         bare = f.honorific is None and len(f.words) == 1
         # a bare surname is weighed by how often each candidate is written with it: "Spenlow" is
@@ -934,7 +932,7 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
             readings[f.key] = tuple(cands) if cands else (len(members) - 1,)
 
     joins = _join_held_apart(members, cluster_of, held_apart, married_first, dominant_share, own_share,
-                             men)
+                             men, alone_uses)
     members, cluster_of, readings = _merge(members, cluster_of, readings, joins)
     if window is not None:
         joins = _join_nicknames(members, readings, window, also_near or {})
