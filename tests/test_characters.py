@@ -1047,6 +1047,42 @@ def test_narratives_contributed_by_several_characters_are_several_narrators():
     assert n.narrators[:3] == ("Gabriel Betteredge", "Miss Clack", "Mathew Bruff"), n
 
 
+def _litbank_narration(name):
+    doc = load_document(DATA / "litbank" / "original" / name)
+    return detect_narrator([p.text for p in doc.passages], [p.chapter for p in doc.passages],
+                           doc.text[:doc.passages[0].start], doc.title)
+
+
+@pytest.mark.parametrize("book, narrator", [
+    ("2166_king_solomons_mines.txt", "Allan Quatermain"),   # "I, Allan Quatermain, of Durban, …, make oath"
+    ("32_herland.txt", "Vandyck Jennings"),                 # "Jeff Margrave, and I, Vandyck Jennings."
+    ("95_the_prisoner_of_zenda.txt", "Rudolf Rassendyll"),
+])
+def test_a_narrator_who_names_himself_in_full_is_the_narrator(book, narrator):
+    """King Solomon's Mines was a "frame story" told to the narrator's son Harry by the "Ingoldsby
+    Legends" (a book he quotes); Herland's narrator was "Colonels"; The Prisoner of Zenda had two
+    narrators, Rudolf and "Jacob Ladder" (“Jacob’s Ladder,” a rope down a castle wall)."""
+    n = _litbank_narration(book)
+    assert n.first_person and n.narrator == narrator, n
+
+
+@pytest.mark.parametrize("book, narrator", [
+    ("434_the_circular_staircase.txt", "Ray"),      # Aunt Ray (Rachel Innes), not "Nonsense," I said
+    ("271_black_beauty.txt", "Beauty"),             # not several narrators, Beauty and "Steady! Woah!"
+    ("2807_to_have_and_to_hold.txt", "Ralph"),      # Ralph Percy, not also his companion Nantauquas
+    ("209_the_turn_of_the_screw.txt", None),        # the governess is never named: not "Nothing."
+    ("36_the_war_of_the_worlds.txt", None),         # nor is this narrator: not the Martians' "Ulla, ulla"
+    ("2775_the_good_soldier.txt", None),            # nor Dowell here: not the ship "Pocahontas" he books
+])
+def test_words_said_in_dialogue_that_name_no_one_are_no_narrators(book, narrator):
+    """Only a word the book writes as a name (after a word in lower case, a comma or a title, and
+    capitalised more often than not) counts as addressed; a quote opened after a word in lower case
+    cites a title ("berths on the “Pocahontas”"); a name repeated in one quote is one address; and a
+    chapter's narrator is one the narration names no more often than dialogue addresses them."""
+    n = _litbank_narration(book)
+    assert n.first_person and n.narrator == narrator and len(n.narrators) == (narrator is not None), n
+
+
 def test_no_narrator_in_third_person_novels():
     first_person = {"76-huckleberry-finn.txt", "766-david-copperfield.txt", "2701-moby-dick.txt",
                     "1400-great-expectations.txt", "1260-jane-eyre.txt", "345-dracula.txt",

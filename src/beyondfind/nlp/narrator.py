@@ -7,14 +7,19 @@ Evidence, strongest first:
    narrators (a frame story) gets :attr:`Narration.narrators` and no single narrator: picking one
    would give one character every other narrator's "I".
 2. **Stated**: "my name is …", "call me Ishmael", "I called myself Pip" in narration (not dialogue).
+   After the title: a full name the narration gives "I", as a deposition does ("I, Allan Quatermain,
+   of Durban"), when the narration seldom writes its words otherwise.
 3. **Title**: the book's title page names the narrator ("JANE EYRE. AN AUTOBIOGRAPHY", "The Personal
    History … of David Copperfield", "Adventures of Huckleberry Finn") and dialogue addresses that name.
 4. **Addressed**: the name other characters most often address in dialogue, in passages told in
    the first person, that the narration itself rarely uses ("Pip", "Trotwood").
 
-No rule names someone the narration writes more than ``NARRATED_LIMIT`` times as often as dialogue
-addresses them — a narrator's subject ("Holmes" in Watson's stories), not the narrator — nor counts
-such a name as one of several narrators or as a frame story's listener.
+A vocative counts once per quote, and only for a word the book uses as a name (written after a word
+in lower case, a comma or a title, and capitalised more often than not: not "Nonsense," "Steady!"
+or "Nothing."), never inside a title quoted mid-sentence (the "Ingoldsby Legends"). No rule names
+someone the narration writes more than ``NARRATED_LIMIT`` times as often as dialogue addresses
+them — a narrator's subject ("Holmes" in Watson's stories), not the narrator — nor counts such a
+name as one of several narrators or as a frame story's listener.
 
 A book is first-person when at least ``FIRST_PERSON_SHARE`` of its narration words (outside quotes)
 are first-person singular pronouns and they occur in at least ``FIRST_PERSON_PASSAGES`` of the
@@ -32,6 +37,10 @@ FIRST_PERSON_SHARE = 0.008
 FIRST_PERSON_PASSAGES = 0.25
 MIN_ADDRESSED = 3
 SECOND_NARRATOR_SHARE = 0.25   # a second addressed name winning this share of chapters: several narrators
+# a chapter's narrator is one the narration names at most this many times as often as dialogue addresses
+# them: To Have and to Hold's Nantauquas (addressed 13 times, named 21) is Ralph Percy's companion, not a
+# second narrator; Far from the Madding Crowd's Frank (Troy) and Black Beauty's "Steady" were not either
+CHAPTER_NARRATOR_TOLD = 1.0
 # a name the narration itself writes more than this many times as often as dialogue addresses it is
 # someone the narrator tells about: The Adventures of Sherlock Holmes' "Holmes" (addressed 7 times,
 # named 356 times outside quotes) is Watson's subject; narrators are named rarely (Pip 16 / 68, Jane
@@ -45,6 +54,10 @@ STATED = (
     re.compile(r"\bI (?:am|was) called (" + _NAME + ")"),
     re.compile(r"\bI called myself (" + _NAME + ")"),
 )
+# a narrator naming himself in full, as in a deposition: King Solomon's Mines' "I, Allan Quatermain, of
+# Durban", Herland's "Jeff Margrave, and I, Vandyck Jennings." (also a will or a letter another
+# character writes: the name must not be one the narration tells about, nor be the title's)
+_SELF_NAMED = re.compile(r"\bI, ([A-Z][\w'’-]+(?: [A-Z][\w'’-]+)+)[,.]")
 _TITLE = re.compile(r"(?:AUTOBIOGRAPHY|Autobiography|HISTORY|History|ADVENTURES|Adventures|MEMOIRS|Memoirs|LIFE|Life|"
                     r"CONFESSIONS|Confessions)\b[^\n]*?\b(?:OF|of)\s+((?:[A-Z][\w'’-]+\s+){0,3}[A-Z][\w'’-]+)")
 _DOCUMENT_HEADING = re.compile(r"^\s*_?(?:([A-Z][A-Z.’' ]+?)['’]S\s+(?:JOURNAL|DIARY)|"
@@ -66,6 +79,10 @@ _WORD = re.compile(r"[^\W\d_]+")
 _VOCATIVE = re.compile(r"(?:^[“\"‘]|[“\"‘,]\s*|[!?]\s+)((?:(?:Mr|Mrs|Miss|Master|Dr|Mas'r|Marse)\.?\s+)?"
                        r"[A-Z][a-z’']+(?:\s+[A-Z][a-z’']+)?)\s*(?=[,!?.”\"]|\s*[—-]{1,2})")
 _NARRATEE = re.compile(r", ((?:(?:Mr|Mrs|Miss|Master|Dr)\.?\s+)?[A-Z][a-z’']+)[,!?]")
+# a quote opening after a word in lower case cites a title or a name ("read the “Ingoldsby Legends,”",
+# "berths on the "Pocahontas"", "a look at “Jacob’s Ladder.”"): no one is addressed
+_CITED_AFTER = re.compile(r"[a-z]\s$")
+_MID_SENTENCE = re.compile(r"(?:[a-z,;]|\b(?:Mr|Mrs|Ms|Dr|St)\.)\s+$")   # after a word in lower case or a title
 _NOT_VOCATIVE = frozenset("""I Oh O Ah Yes No Well Why What How Come Now Then But And Sir Madam Ma'am Lord God
     Good Dear Here There This That Mind Look Hush Stop Nay Ay Aye Indeed Pray Hallo Hullo Heaven Mother Father
     Papa Mamma Mama Please Thank Thanks Do Don't Never Very Quite Certainly Perhaps Who Where When Poor You
@@ -124,12 +141,19 @@ def detect_narrator(passages: Sequence[str], chapters: Sequence[str | None] | No
             named_in_narration[m.group().lower()] += 1
         if n_first:
             for q in quote.finditer(text):
-                for v in _VOCATIVE.finditer(q.group()):
+                if _CITED_AFTER.search(text, max(0, q.start() - 2), q.start()):
+                    continue
+                said = q.group()
+                called = set()   # a name called twice in one breath is one address: "“Miss Jessel, Miss Jessel!”"
+                for v in _VOCATIVE.finditer(said):
                     name = v.group(1)
                     if name.split()[0].rstrip(".") in _NOT_VOCATIVE and len(name.split()) == 1:
                         continue
+                    if v.start() == 0 and said[v.end(1):v.end(1) + 1] == ".":
+                        continue   # a quote opening with a name and a full stop answers: "“Miss Jessel.”"
                     key = _key(name)
-                    if key:
+                    if key and key not in called:
+                        called.add(key)
                         addressed[key] += 1
                         by_chapter.setdefault(chapter, Counter())[key] += 1
     share = first / words if words else 0.0
@@ -146,10 +170,20 @@ def detect_narrator(passages: Sequence[str], chapters: Sequence[str | None] | No
     if len(contributors) >= 2:
         return Narration(True, None, tuple(contributors), "narratives by several hands", share, top)
     narration_only = "\n".join(_narration(p) for p in passages)
+    written_as_name: dict[str, bool] = {}
+
+    def name_like(key: str) -> bool:
+        """The key's last word is used as a name in the book (:func:`_written_as_name`)."""
+        word = key.split()[-1]
+        if word not in written_as_name:
+            written_as_name[word] = _written_as_name(word, body)
+        return written_as_name[word]
+
     for pattern in STATED:
-        m = pattern.search(narration_only)
-        if m:
-            return Narration(True, m.group(1), (m.group(1),), "stated", share, top)
+        for m in pattern.finditer(narration_only):
+            # not Ulysses' "my name is So and So", nor its "—Call me Richie", dialogue set off by a dash
+            if name_like(_key(m.group(1)) or "?") and not _dash_dialogue(narration_only, m.start()):
+                return Narration(True, m.group(1), (m.group(1),), "stated", share, top)
 
     def told(key: str) -> int:
         """How often the narration itself (outside dialogue) writes the name: its rarest word."""
@@ -171,22 +205,33 @@ def detect_narrator(passages: Sequence[str], chapters: Sequence[str | None] | No
             named = [k for k in addressed if k == cand or set(k.split()) <= set(cand.split())]
             if named and not narrated_about(cand, sum(addressed[k] for k in named)):
                 return Narration(True, _display(m.group(1)), (_display(m.group(1)),), "title", share, top)
+    for m in _SELF_NAMED.finditer(narration_only):
+        cand = _key(m.group(1))
+        times = sum(n for k, n in addressed.items() if cand and _same_person(k, cand))
+        # every word told rarely: Great Expectations' "I, Wilkins Micawber" (a letter of his) is not Pip
+        if cand and name_like(cand) and not _dash_dialogue(narration_only, m.start()) and max(named_in_narration.get(w, 0) for w in cand.split()) <= \
+                NARRATED_LIMIT * max(1, times):
+            return Narration(True, _display(m.group(1)), (_display(m.group(1)),), "stated", share, top)
     narratee = Counter()   # a frame story: the inner narrator's narration addresses its listener
     for v in _NARRATEE.finditer(narration_only):
         key = _key(v.group(1))
         if key and v.group(1).split()[0].rstrip(".") not in _NOT_VOCATIVE:
             narratee[key] += 1
-    ranked = sorted((k for k in addressed if addressed[k] >= MIN_ADDRESSED), key=plausible, reverse=True)
+    def eligible(key: str) -> bool:
+        return addressed[key] >= MIN_ADDRESSED and name_like(key)
+
+    ranked = sorted(filter(eligible, addressed), key=plausible, reverse=True)
     if not ranked:
         return Narration(True, share=share, addressed=top)
     if narratee:
         listener, n = narratee.most_common(1)[0]
-        if n >= MIN_ADDRESSED and not _same_person(listener, ranked[0]) and not narrated_about(listener, n):
+        if (n >= MIN_ADDRESSED and not _same_person(listener, ranked[0]) and not narrated_about(listener, n)
+                and name_like(listener)):
             return Narration(True, None, (listener.title(), ranked[0].title()), "frame story", share, top)
     winners = Counter()
     for counts in by_chapter.values():
-        best = max(counts, key=lambda k: (plausible(k) if addressed[k] >= MIN_ADDRESSED else -1, counts[k]))
-        if counts[best] >= 2 and addressed[best] >= MIN_ADDRESSED and not narrated_about(best, addressed[best]):
+        best = max(counts, key=lambda k: (plausible(k) if eligible(k) else -1, counts[k]))
+        if counts[best] >= 2 and eligible(best) and told(best) <= CHAPTER_NARRATOR_TOLD * addressed[best]:
             winners[best] += 1   # not Treasure Island's Israel Hands, whom Jim addresses on the Hispaniola
     decided = sum(winners.values())
     if len(winners) >= 2 and decided >= 4:
@@ -196,6 +241,28 @@ def detect_narrator(passages: Sequence[str], chapters: Sequence[str | None] | No
     if narrated_about(ranked[0], addressed[ranked[0]]):
         return Narration(True, share=share, addressed=top)
     return Narration(True, ranked[0].title(), (ranked[0].title(),), "addressed", share, top)
+
+
+def _written_as_name(word: str, body: str) -> bool:
+    """Whether the book uses ``word`` (lower case) as a name: capitalised more often than not, and
+    at least once after a word in lower case, a comma or a title ("said Pip", "Well, Pip", "Mr.
+    Lockwood"), not only where any word is capitalised — at a sentence's or a quote's start, as The
+    Circular Staircase's "Nonsense," I said, Black Beauty's "Steady! Woah! Steady!", The Turn of the
+    Screw's "Nothing."
+    A word the text never writes as such (an accented name's key) is given the benefit of the doubt."""
+    capitalised = lower = mid_sentence = 0
+    for m in re.finditer(rf"(?<![\w'’]){re.escape(word)}\b", body, re.IGNORECASE):
+        if m.group()[0].islower():
+            lower += 1
+        else:
+            capitalised += 1
+            mid_sentence += bool(_MID_SENTENCE.search(body, max(0, m.start() - 6), m.start()))
+    return capitalised == 0 or (mid_sentence > 0 and lower < capitalised)
+
+
+def _dash_dialogue(text: str, pos: int) -> bool:
+    """Whether ``pos`` lies in a line opened by a dash, as Joyce sets dialogue ("—Call me Richie.")."""
+    return text[text.rfind("\n", 0, pos) + 1:pos].lstrip().startswith(("—", "--", "―"))
 
 
 def _same_person(a: str, b: str) -> bool:
