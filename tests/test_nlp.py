@@ -378,6 +378,34 @@ def test_a_word_the_book_writes_after_a_persons_honorific_is_a_person(nlp):
     assert labels["PER"] >= 30 and labels["PER"] == sum(labels.values())
 
 
+def test_a_weekday_that_speaks_is_a_persons_name(nlp):
+    """Robinson Crusoe's man Friday (a LitBank full text) was a date every time the tagger read him
+    and no one in the entity list. A month or weekday that is a dialogue tag's speaker three times
+    ("…,” says Friday) is a person of the book, except after a word of time; the book's other
+    weekday stays a date, and so does Friday in a book where he never speaks."""
+    from collections import Counter
+
+    from beyondfind.documents import load_document
+    from beyondfind.index.book import IndexedBook
+    from beyondfind.index.entities import list_entities
+
+    passages = [p.text for p in load_document(DATA / "litbank" / "original" /
+                                              "521_the_life_and_adventures_of_robinson_crusoe.txt").passages
+                if "Friday" in p.text]
+    text = "\n\n".join(passages[-40:]) + "\n\nIt was on Friday that the ship came in.\n"
+    document = parse_document(text.encode(), "friday.txt")
+    ann = annotate_document(document, nlp)
+    fridays = [m for m in ann.mentions if m.key == "friday" and m.honorific is None]
+    named = Counter(m.label for m in fridays if m.is_name)
+    assert named["PER"] >= 40 and named["PER"] == sum(named.values()) and len(fridays) - named["PER"] >= 1
+    on_friday = [m for m in fridays if text[m.start - len(" on "):m.start] == " on "]
+    assert on_friday and not any(m.is_name for m in on_friday)
+    rows = list_entities(IndexedBook(1, document, ann))
+    assert rows[0].name == "Friday" and rows[0].label == "PER", rows[:3]
+    plain = "The ship came in on Friday, and on Friday the men went ashore.\n"
+    assert not any(m.is_name for m in annotate_document(parse_document(plain.encode(), "d.txt"), nlp).mentions)
+
+
 def test_a_name_the_book_writes_after_a_title_and_a_particle_is_a_person(nlp):
     """Monte Cristo writes "M. de Château-Renaud" and "Baron de Château-Renaud"; the tagger reads the
     bare "Château-Renaud" as an organisation (109 times): the name after "de" counts as written

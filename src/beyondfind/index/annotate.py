@@ -23,7 +23,7 @@ from ..nlp.names import NAME_PARTICLES, capitalised_name_word
 from ..nlp.syntax import SUBJECT_DEPS, description_kinds, is_subject, sentence_index
 from ..nlp.narrator import Narration, detect_narrator
 from ..nlp.name_evidence import NameEvidence, known_place
-from ..nlp.name_words import never_a_name
+from ..nlp.name_words import CALENDAR_WORDS, never_a_name
 from ..nlp.names import (FAMILY_HONORIFICS, FIRST_PERSON_PRONOUNS, SAINT_WORDS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS,
                          _first_names, name_gender, parse_name, pronoun_gender)
 from ..nlp.text import chunks, clean_for_nlp
@@ -322,6 +322,24 @@ def _apply_name_evidence(spool: RecordSpool, evidence: NameEvidence) -> None:
     spool.relabel(persons, "PER")
 
 
+# a word of time before a month or weekday: a date, even in a book where the word is also someone
+_TIME_BEFORE = re.compile(r"\b(?:on|in|last|next|every|each|this|till|until|since|before|after|early|late|one|some)\s+$",
+                          re.IGNORECASE)
+
+
+def _name_calendar_persons(document: Document, spool: RecordSpool, evidence: NameEvidence) -> None:
+    """A month or weekday the book makes a person (:meth:`NameEvidence.calendar_person`) is that
+    person's name wherever the tagger wrote it alone and capitalised, as a date or an unnamed
+    "person", except after a word of time ("on Friday", "last May"): Robinson Crusoe's "my man
+    Friday" was a date 186 times and no one."""
+    keys = [w for w in CALENDAR_WORDS if evidence.calendar_person(w)]
+    if not keys:
+        return
+    text = document.text
+    spool.name_persons(i for i, start, written in spool.bare_mentions(keys, ("PER", "DATE"))
+                       if written[:1].isupper() and not _TIME_BEFORE.search(text, max(0, start - 12), start))
+
+
 def _with_particles_dropped(counts: Counter) -> Counter:
     """``counts`` with each key's mentions also counted for the key without its leading particles:
     Monte Cristo writes "M. de Château-Renaud" (key ``de château-renaud``) and tags the bare
@@ -554,6 +572,7 @@ def annotate_into(spool: RecordSpool, document: Document, nlp, *, batch_size: in
     _propagate_names(spool)
     evidence = NameEvidence(document.text)
     _apply_name_evidence(spool, evidence)
+    _name_calendar_persons(document, spool, evidence)
     _drop_sentence_openers(document, spool, evidence)
     narration = _detect_narration(document)
     _resolve(spool, narration.narrator)

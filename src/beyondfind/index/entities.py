@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from ..nlp.name_words import never_a_name
+from ..nlp.name_words import CALENDAR_WORDS, never_a_name
 from ..nlp.names import fold_accents, parse_name
 from .book import IndexedBook
 from .titles import is_title_reference
@@ -50,7 +50,9 @@ def list_entities(book: IndexedBook, min_mentions: int = 2) -> list[Entity]:
         display[c.id] = written[0] if written else c.name[1]   # "Count Dracula", not "the Count"
     out = []
     for c in index.characters:
-        if c.mentions < min_mentions or c.label not in LISTED_LABELS or all(never_a_name(k, bool(h)) for h, k in c.forms):
+        # a month or weekday is a name only where the annotator found the book makes it one (Friday)
+        if c.mentions < min_mentions or c.label not in LISTED_LABELS \
+                or all(never_a_name(k, bool(h)) and k not in CALENDAR_WORDS for h, k in c.forms):
             continue
         if not story.intersection(c.forms):   # written only in headings, contents, the byline
             continue

@@ -203,6 +203,10 @@ class RecordSpool:
         self._update("UPDATE mentions SET start = ?1, text = ?2, key = ?3, honorific = ?4 "
                      "WHERE id = ?5 AND is_name = 1", rows)
 
+    def name_persons(self, ids: Iterable[int]) -> None:
+        """Mentions of these ids become person names (dates and unnamed "persons" alike)."""
+        self._update("UPDATE mentions SET is_name = 1, label = 'PER' WHERE id = ?", ((i,) for i in ids))
+
     def relabel(self, forms: Iterable[tuple[str, bool, str]], label: str) -> None:
         """Name mentions of these ``(key, has honorific, label)`` forms get ``label``."""
         self._update("UPDATE mentions SET label = ? WHERE is_name = 1 AND key = ? "
@@ -236,6 +240,14 @@ class RecordSpool:
         honorific = " AND honorific IS NOT NULL" if with_honorific else ""
         return Counter(dict(self.conn.execute(
             f"SELECT key, COUNT(*) FROM mentions WHERE is_name = 1 AND label {op} 'PER'{honorific} GROUP BY key")))
+
+    def bare_mentions(self, keys: Iterable[str], labels: tuple[str, ...]) -> list[tuple[int, int, str]]:
+        """``(id, start, text)`` of the mentions of these keys written without an honorific, with one of
+        ``labels``, names or not."""
+        keys, labels = list(keys), list(labels)
+        return list(self.conn.execute(
+            f"SELECT id, start, text FROM mentions WHERE key IN ({','.join('?' * len(keys))}) AND honorific IS NULL "
+            f"AND label IN ({','.join('?' * len(labels))})", keys + labels))
 
     def surnames_after(self, honorifics: frozenset[str]) -> Counter:
         """Last words of the PER names written after one of ``honorifics`` ("Mrs. Elton" → elton),

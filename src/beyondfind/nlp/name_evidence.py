@@ -20,6 +20,8 @@
   Expectations' "an Insurer of Ships", "a travelling Giant", Middlemarch's "a Churchman".
 * A one-word "person" the book boards or gives a deck, hull or crew, after "the" ("aboard the
   Pequod", "the Pequod's deck") is a ship (VEH).
+* A month or weekday that speaks in dialogue tags ("…,” says Friday) is a person of the book:
+  Robinson Crusoe's Friday, The Age of Innocence's May.
 * A capitalised word the book never writes mid-sentence and mostly follows by "!" is an
   interjection ("Halloa!", "Hurrah!", "Aha!"), not a name.
 * A "person" of one to three words the book writes after "the" in at least half of its (three
@@ -47,7 +49,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
-from .name_words import NATIONALITIES, PEOPLES, PLACE_FIRST_WORDS, PLACE_HEADS
+from .name_words import CALENDAR_WORDS, NATIONALITIES, PEOPLES, PLACE_FIRST_WORDS, PLACE_HEADS
 from .names import NAME_PARTICLES, STRIP_HONORIFICS, _first_names, fold_accents
 from .text import chunks
 
@@ -116,6 +118,7 @@ _SPEECH_AFTER = re.compile(rf"\s+(?:{_SPEECH_VERBS})\b")
 THE_SHARE = 0.5
 MIN_THE = 3
 MIN_SPOKEN = 2
+MIN_CALENDAR_SPEAKER = 3
 _SENT_START = re.compile(r"(?:^|[.!?:;“\"‘_—-]\s*|\n\s*)$")
 
 
@@ -421,6 +424,13 @@ class NameEvidence:
             counts = self._phrase_counts(words)
             cap, indefinite = counts.capitalised, counts.indefinite
         return indefinite >= MIN_INDEFINITE and indefinite >= INDEFINITE_SHARE * cap
+
+    def calendar_person(self, key: str) -> bool:
+        """A month or weekday that is a dialogue tag's speaker at least ``MIN_CALENDAR_SPEAKER`` times
+        ("…,” says Friday; "…,” said May) is a person's name in this book: Robinson Crusoe's Friday,
+        The Age of Innocence's May Welland, The Man Who Was Thursday's Sunday. Of the 124 novels
+        read, no other month or weekday speaks that often."""
+        return key in CALENDAR_WORDS and self.tagged_speakers.get(key, 0) >= MIN_CALENDAR_SPEAKER
 
     def speaks(self, key: str) -> bool:
         """The name, written "the X", says something at least ``MIN_SPOKEN`` times ("said the

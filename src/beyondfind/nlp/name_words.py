@@ -8,6 +8,7 @@ from __future__ import annotations
 MONTHS = frozenset("january february march april may june july august september october november december "
                    "jan feb mar apr jun jul aug sep sept oct nov dec".split())
 WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+CALENDAR_WORDS = MONTHS | WEEKDAYS   # never names, unless the book makes one a person (NameEvidence.calendar_person)
 NATIONALITIES = frozenset("""english french german italian spanish dutch russian american irish scotch scottish
     welsh british indian chinese greek roman latin turkish swiss swedish danish polish austrian prussian
     portuguese egyptian arab arabian persian jewish christian catholic protestant englishman englishmen
