@@ -280,7 +280,7 @@ def _apply_name_evidence(spool: RecordSpool, evidence: NameEvidence) -> None:
         single = " " not in key and not honorific
         if never_a_name(key, honorific) or (single and (evidence.common_word(key) or evidence.interjection(key)
                                                         or evidence.possessed(key))) \
-                or (single and label == "PER" and evidence.group_plural(key, family_words)) \
+                or (single and label == "PER" and evidence.group_plural(key, family_words, surnames)) \
                 or (label == "PER" and not honorific and evidence.common_noun(key)):
             unnamed.append((key, honorific, label))
         elif single and label == "PER" and evidence.ship_named(key):

@@ -298,17 +298,20 @@ class NameEvidence:
         low = self.lower.get(word, 0)
         return low >= 3 and low >= self.capital_mid.get(word, 0)
 
-    def group_plural(self, word: str, family_words: set[str]) -> bool:
+    def group_plural(self, word: str, family_words: set[str], surnames: set[str] = frozenset()) -> bool:
         """A plural ("americans") whose singular is a nationality or a word the book writes at
         least twice, capitalised or not, and is neither a first name nor a word its people's names
-        end in (``family_words``: "the Shepherdsons" after "Harney Shepherdson")."""
+        end in (``family_words``: "the Shepherdsons" after "Harney Shepherdson"). A nationality's
+        or people's plural is a group unless its singular is a surname written after an honorific
+        (``surnames``: "the Frenches" of a Mr. French): a stray "Yon Indian" read as a full name
+        kept The Last of the Mohicans' "Indians" ×76 a person."""
         if len(word) < 4 or not word.endswith("s") or word.endswith("ss"):
             return False
         singular = word[:-1]
+        if singular in NATIONALITIES or singular in PEOPLES:   # "Romans", though Roman is a first name
+            return singular not in surnames
         if singular in family_words:
             return False
-        if singular in NATIONALITIES or singular in PEOPLES:   # "Romans", though Roman is a first name
-            return True
         male, female = _first_names()
         if singular in male or singular in female:
             return False
