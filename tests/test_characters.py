@@ -523,6 +523,7 @@ def test_plurals_naming_a_group_are_not_people_but_families_are():
     mohicans = NameEvidence(load_document(DATA / "litbank" / "original" /
                                           "940_the_last_of_the_mohicans_a_narrative_of_1757.txt").text)
     assert mohicans.group_plural("indians", {"indian"}) and not mohicans.group_plural("indians", {"indian"}, {"indian"})
+    assert mohicans.group_plural("mingoes", set())   # the Mingo, tagged ORG ×25; "Mingoes" a person ×21
 
 
 def test_a_capitalised_noun_after_a_or_an_is_no_name():

@@ -304,18 +304,18 @@ class NameEvidence:
         end in (``family_words``: "the Shepherdsons" after "Harney Shepherdson"). A nationality's
         or people's plural is a group unless its singular is a surname written after an honorific
         (``surnames``: "the Frenches" of a Mr. French): a stray "Yon Indian" read as a full name
-        kept The Last of the Mohicans' "Indians" ×76 a person."""
+        kept The Last of the Mohicans' "Indians" ×76 a person. A plural in "-oes" may drop "es"
+        (King Solomon's Mines' "Buffaloes", the Mohicans' "Mingoes")."""
         if len(word) < 4 or not word.endswith("s") or word.endswith("ss"):
             return False
-        singular = word[:-1]
-        if singular in NATIONALITIES or singular in PEOPLES:   # "Romans", though Roman is a first name
-            return singular not in surnames
-        if singular in family_words:
-            return False
+        singulars = (word[:-1], word[:-2]) if word.endswith("oes") else (word[:-1],)
+        for singular in singulars:
+            if singular in NATIONALITIES or singular in PEOPLES:   # "Romans", though Roman is a first name
+                return singular not in surnames
         male, female = _first_names()
-        if singular in male or singular in female:
+        if any(s in family_words or s in male or s in female for s in singulars):
             return False
-        return self.capital.get(singular, 0) + self.lower.get(singular, 0) >= 2
+        return any(self.capital.get(s, 0) + self.lower.get(s, 0) >= 2 for s in singulars)
 
     def place_like(self, key: str) -> bool:
         """The book puts the name after a locative preposition ("at Longbourn", "to Mozháysk") at
