@@ -9,7 +9,7 @@ from beyondfind.books import rank_passages
 from beyondfind.cli.main import COMMAND_MODULES, build_parser, main
 from beyondfind.index import Library, index_document
 
-from .conftest import HUCK
+from .conftest import DATA, HUCK
 
 
 def _counts(path):
@@ -235,6 +235,26 @@ def test_aliases_drop_case_and_possessive_copies():
     # a form the book writes only in capitals (a heading, a letter's signature) is shown as a name
     assert distinct_aliases("Beth", ["Betsey", "Mrs. BETH", "COLONEL TEDDY", "King Henry VIII", "GM"]) \
         == ("Betsey", "Mrs. Beth", "Colonel Teddy", "King Henry VIII", "GM")
+
+
+def test_a_row_is_named_by_its_spelling_in_lower_case_letters(nlp):
+    """This Side of Paradise sets a play's speakers in capitals ("ROSALIND: …", 128 times against 58
+    "Rosalind"): the row was "ROSALIND". The most frequent spelling names a row unless it is in
+    capitals and the book writes the name otherwise too; a name written only in capitals is shown
+    as a name ("McBRIDE", a letter's signature, → "McBride")."""
+    from beyondfind.documents import load_document, parse_document
+    from beyondfind.index import annotate_document
+    from beyondfind.index.book import IndexedBook
+    from beyondfind.index.entities import list_entities, tidy_case
+
+    passages = [p.text for p in load_document(DATA / "litbank" / "original" / "805_this_side_of_paradise.txt").passages
+                if "ROSALIND" in p.text or "Rosalind" in p.text]
+    text = "\n\n".join(passages[:80]) + "\n"
+    assert text.count("ROSALIND") > text.count("Rosalind") > 5
+    document = parse_document(text.encode(), "paradise.txt")
+    rows = {e.name.casefold(): e.name for e in list_entities(IndexedBook(1, document, annotate_document(document, nlp)))}
+    assert rows["rosalind"] == "Rosalind", rows
+    assert tidy_case("McBRIDE") == "McBride" and tidy_case("MacDONALD") == "MacDonald"
 
 
 def test_console_script_demo_runs(tmp_path):

@@ -47,7 +47,12 @@ def list_entities(book: IndexedBook, min_mentions: int = 2) -> list[Entity]:
     display = {}
     for c in index.characters:
         written = [s for s, _n in surfaces.get(c.name, Counter()).most_common() if not is_title_reference(s)]
-        display[c.id] = written[0] if written else c.name[1]   # "Count Dracula", not "the Count"
+        # the most frequent spelling, unless it is in capitals and the book also writes it otherwise:
+        # This Side of Paradise's "ROSALIND" (a play's speaker) is "Rosalind", Dear Enemy's "McBRIDE"
+        # (her letters' signature) "McBride"
+        tidy = [s for s in written if not _SHOUTED.search(s)]
+        shown = (tidy or written)[0] if written else c.name[1]   # "Count Dracula", not "the Count"
+        display[c.id] = tidy_case(shown) if c.label == "PER" else shown   # an organisation's "IBM" stays
     out = []
     for c in index.characters:
         # a month or weekday is a name only where the annotator found the book makes it one (Friday)
@@ -93,7 +98,8 @@ def distinct_aliases(name: str, surfaces: list[str]) -> tuple[str, ...]:
     return tuple(map(tidy_case, out))
 
 
-_SHOUTED = re.compile(r"\b(?![IVXLCDM]+\b)[A-Z]{3,}\b")   # a word in capitals, not a roman numeral
+# a word in capitals (after a "Mc" or "Mac" too), not a roman numeral
+_SHOUTED = re.compile(r"(?:(?<=\bMc)|(?<=\bMac)|\b)(?![IVXLCDM]+\b)[A-Z]{3,}\b")
 
 
 def tidy_case(surface: str) -> str:
@@ -101,8 +107,8 @@ def tidy_case(surface: str) -> str:
     "COLONEL TEDDY" → "Colonel Teddy"), for a form the book writes no other way; roman numerals
     and two-letter abbreviations stay ("Henry VIII", "GM").
 
-    >>> tidy_case("Mrs. BETH"), tidy_case("COLONEL TEDDY"), tidy_case("King Henry VIII")
-    ('Mrs. Beth', 'Colonel Teddy', 'King Henry VIII')
+    >>> tidy_case("Mrs. BETH"), tidy_case("COLONEL TEDDY"), tidy_case("King Henry VIII"), tidy_case("S. McBRIDE")
+    ('Mrs. Beth', 'Colonel Teddy', 'King Henry VIII', 'S. McBride')
     """
     return _SHOUTED.sub(lambda m: m.group().capitalize(), surface)
 
