@@ -1053,6 +1053,25 @@ def test_narratives_contributed_by_several_characters_are_several_narrators():
     assert n.narrators[:3] == ("Gabriel Betteredge", "Miss Clack", "Mathew Bruff"), n
 
 
+def test_a_title_with_a_first_name_is_the_character_whose_full_name_has_that_title(nlp):
+    """To Have and to Hold (a LitBank full text) names four Georges in full — Sir George Yeardley,
+    George Thorpe, George Sandys, George Percy — and none holds most of their mentions, so "Sir
+    George" ×14 was a row of its own beside "Sir George Yeardley". Among candidates none dominates,
+    the one whose full name carries the same title before that first name is the one meant."""
+    from beyondfind.documents import parse_document
+    from beyondfind.index import annotate_document
+    from beyondfind.index.book import IndexedBook
+
+    passages = [p.text for p in load_document(DATA / "litbank" / "original" / "2807_to_have_and_to_hold.txt").passages
+                if "George" in p.text or "Yeardley" in p.text]
+    text = "\n\n".join(passages) + "\n"
+    document = parse_document(text.encode(), "george.txt")
+    index = IndexedBook(1, document, annotate_document(document, nlp)).characters
+    yeardley = index.lookup(parse_name("Sir George Yeardley"))
+    assert yeardley is not None and index.lookup(parse_name("Sir George")) == yeardley
+    assert index.lookup(parse_name("George Thorpe")) != yeardley
+
+
 def _litbank_narration(name):
     doc = load_document(DATA / "litbank" / "original" / name)
     return detect_narrator([p.text for p in doc.passages], [p.chapter for p in doc.passages],

@@ -28,6 +28,8 @@ or the same words without an honorific) when exactly one is compatible, or one h
 ``dominant_share`` of their mentions. Otherwise it stays *ambiguous*: a family surname such as
 ``Bennet`` keeps its own row and its list of candidate characters, and retrieval resolves each of
 its mentions by local/global coreference among those candidates (see :mod:`beyondfind.retrieval.lrm`).
+Among candidates none dominates, a title with a first name (``Sir George``) joins the one whose full name
+carries that title before that first name (``Sir George Yeardley``; :func:`_styled`).
 Two parts of one longer full name agree though their first words differ (``Edward Rochester``,
 ``Fairfax Rochester``), and a frequent titled form that no candidate dominated when it was placed
 is weighed again once every form is placed (:func:`_join_held_apart`: ``Mr. Rochester``).
@@ -825,6 +827,15 @@ def _formal_uses(members: list[_Form], surname: str) -> int:
     return sum(m.stats.count for m in members if surname in m.words and (len(m.words) > 1 or m.honorific))
 
 
+def _styled(form: _Form, cands: list[int], members: list[list[_Form]]) -> int | None:
+    """Among candidates none dominates, the one whose full name has the form's title before the
+    form's word: To Have and to Hold's "Sir George" ×14 is "Sir George Yeardley" (×3, met later), not
+    George Thorpe or George Sandys; War and Peace's "Count Peter" is "Count Peter Kirílovich"."""
+    styled = [c for c in cands if any(m.honorific == form.honorific and len(m.words) > 1
+                                      and m.words[0] == form.words[0] for m in members[c])]
+    return styled[0] if len(styled) == 1 else None
+
+
 def _dominant(cands: list[int], weighings: list[Mapping[int, int]], share: float) -> int | None:
     """The candidate holding ``share`` of the weight under the first weighing where one does."""
     for weight in weighings:
@@ -913,9 +924,11 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
         if cands:
             best = _dominant(cands, weighings, dominant_share)
             titled = f.honorific is not None and len(f.words) == 1 and len(cands) > 1
+            styled = _styled(f, cands, members) if best is None and titled else None
+            best = styled if styled is not None else best
             rare_full_name = (bare or titled) and pool < RARE and f.stats.count >= own_share * pool
             if (best is not None
-                    and (not rare_full_name or _introduced(members[best], f))
+                    and (styled is not None or not rare_full_name or _introduced(members[best], f))
                     and not _distinguished(f, members[best], own_share, men)):
                 chosen = best
             elif f.stats.count >= own_share * pool:
