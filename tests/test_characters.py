@@ -1072,6 +1072,24 @@ def test_a_title_with_a_first_name_is_the_character_whose_full_name_has_that_tit
     assert index.lookup(parse_name("George Thorpe")) != yeardley
 
 
+def test_the_narrators_name_is_a_name_where_the_tagger_missed_it(nlp):
+    """Black Beauty is told by a horse whom dialogue addresses as "Beauty"; the tagger never read the
+    word as a name, so the narrator found from the text had no row and its "I" counted for no one.
+    The narrator's name is a known person's name when capitalised runs the tagger missed are named."""
+    from beyondfind.documents import parse_document
+    from beyondfind.index import annotate_document
+    from beyondfind.index.book import IndexedBook
+    from beyondfind.index.entities import list_entities
+
+    passages = [p.text for p in load_document(DATA / "litbank" / "original" / "271_black_beauty.txt").passages]
+    text = "\n\n".join(passages[:290]) + "\n"   # the first 30 %, where "Beauty" is addressed 13 times
+    document = parse_document(text.encode(), "beauty.txt")
+    ann = annotate_document(document, nlp)
+    assert ann.narrator == "Beauty"
+    narrator = [e for e in list_entities(IndexedBook(1, document, ann)) if e.narrator]
+    assert [e.name for e in narrator] == ["Beauty"] and narrator[0].mentions >= 5, narrator
+
+
 def _litbank_narration(name):
     doc = load_document(DATA / "litbank" / "original" / name)
     return detect_narrator([p.text for p in doc.passages], [p.chapter for p in doc.passages],

@@ -176,13 +176,17 @@ def _name_persons_read_as_nouns(document: Document, spool: RecordSpool) -> None:
     spool.name_nominals(named)
 
 
-def _propagate_names(spool: RecordSpool) -> None:
+def _propagate_names(spool: RecordSpool, narrator: str | None = None) -> None:
     """Capitalised runs missed by NER become PER mentions when the book's PER names include them.
 
-    A run qualifies when its name key was tagged PER at least twice elsewhere, or when it follows an
-    honorific; sentence-initial single words must be known PER names of at least 3 mentions.
+    A run qualifies when its name key was tagged PER at least twice elsewhere, or is the narrator's
+    name (Black Beauty's "Beauty", addressed in dialogue, which the tagger never read as a name), or
+    when it follows an honorific; sentence-initial single words must be known PER names of at least
+    3 mentions.
     """
     per_counts, known = _person_keys(spool)
+    if narrator:
+        known.add(parse_name(narrator).key)
     added = []
     for run in _runs(spool.candidates()):
         text = " ".join(c.text for c in run)
@@ -568,13 +572,13 @@ def annotate_into(spool: RecordSpool, document: Document, nlp, *, batch_size: in
                 gc.unfreeze()
     else:
         collect(_extract_task(nlp, task) for task in tasks)
+    narration = _detect_narration(document)
     _name_persons_read_as_nouns(document, spool)
-    _propagate_names(spool)
+    _propagate_names(spool, narration.narrator)
     evidence = NameEvidence(document.text)
     _apply_name_evidence(spool, evidence)
     _name_calendar_persons(document, spool, evidence)
     _drop_sentence_openers(document, spool, evidence)
-    narration = _detect_narration(document)
     _resolve(spool, narration.narrator)
     return spool.annotations(narration.narrator, pipeline_id(nlp), narration.narrators)
 
