@@ -31,7 +31,7 @@ PARTISANS = frozenset("bonapartist bonapartists royalist royalists jacobin jacob
                       "republican republicans tory tories whig whigs".split())
 HOLIDAYS = frozenset("christmas easter michaelmas whitsuntide candlemas lent sabbath midsummer".split())
 ADDRESS_WORDS = frozenset("""papa mamma mama mammy pa ma grandpapa grandmamma grandma grandpa granny nurse missis
-    missus ma'am sir madam mister master miss mrs mr baby heaven god almighty lord providence fate nature fortune
+    missus mis ma'am sir madam mister master miss mrs mr baby heaven god almighty lord providence fate nature fortune
     chapter volume book part letter journal diary alas hallo hullo amen lor jove gott mein dieu mon
     majesty ladyship lordship excellency highness sire mum mummy dad daddy lookee
     pardieu parbleu morbleu sacrebleu woe serene thou thee thy thine thyself ye esq""".split())
@@ -42,7 +42,8 @@ ADDRESS_WORDS = frozenset("""papa mamma mama mammy pa ma grandpapa grandmamma gr
 # Highness" ×31;
 # "His Majesty", "her Ladyship", "yes, Mum": styles of address, rows in War and Peace ×68, Vanity Fair
 # ×38, Great Expectations ×21, Alice ×12; "Lookee": Great Expectations' "look ye"; "Esq.", written
-# after a name: Jane Eyre ×2, Vanity Fair ×3)
+# after a name: Jane Eyre ×2, Vanity Fair ×3; "Mis'", the dialect's Mrs. or Miss, which the sentence
+# splitter cuts from its name: The House Behind the Cedars' "Mis' Molly", a row "Mis" ×112)
 # dialect spellings of a verb and a pronoun that open a sentence: Tom Sawyer's "Lemme see" (×5, a
 # person's row), "Gimme"; Moby Dick's sailors' "D’ye see" (×33 tagged PER); the apostrophe's "'Tis",
 # "'Twas" left as a capitalised word (Far from the Madding Crowd's rustics: "Tis" ×47, a person's row)
