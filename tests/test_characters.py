@@ -505,6 +505,7 @@ def test_plurals_naming_a_group_are_not_people_but_families_are():
     assert never_a_name("lor") and never_a_name("mein gott") and not never_a_name("lord godalming")   # oaths
     assert never_a_name("lemme") and never_a_name("gimme")   # Tom Sawyer's "Lemme see", a person ×5
     assert never_a_name("mis")   # dialect's "Mis' Molly": The House Behind the Cedars' "Mis" ×112, a person's row
+    assert never_a_name("hon") and not never_a_name("hon arthur holmwood")   # "the Hon. Cy Wykoff": "Hon" ×25
     assert never_a_name("almighty") and never_a_name("god almighty")   # Dracula's "the Almighty" ×5
     assert never_a_name("tis") and never_a_name("twas")   # Far from the Madding Crowd's rustics' "'Tis" ×47
     assert never_a_name("d'ye") and never_a_name("je") and never_a_name("mais")   # Moby Dick ×33, Les Misérables ×20

@@ -34,7 +34,7 @@ ADDRESS_WORDS = frozenset("""papa mamma mama mammy pa ma grandpapa grandmamma gr
     missus mis ma'am sir madam mister master miss mrs mr baby heaven god almighty lord providence fate nature fortune
     chapter volume book part letter journal diary alas hallo hullo amen lor jove gott mein dieu mon
     majesty ladyship lordship excellency highness sire mum mummy dad daddy lookee
-    pardieu parbleu morbleu sacrebleu woe serene thou thee thy thine thyself ye esq""".split())
+    pardieu parbleu morbleu sacrebleu woe serene thou thee thy thine thyself ye esq hon""".split())
 # ("the Almighty", "God Almighty": Dracula ×5, a person's row, then a place's once WordNet's
 # instances left the nouns for beings; "Lor!", "By Jove!", "Mein Gott!", "Mon Dieu!", "Pardieu!",
 # "Woe to him …!": oaths and cries, listed as persons in Oliver Twist and Dracula, Monte Cristo ×13
@@ -42,7 +42,8 @@ ADDRESS_WORDS = frozenset("""papa mamma mama mammy pa ma grandpapa grandmamma gr
 # Highness" ×31;
 # "His Majesty", "her Ladyship", "yes, Mum": styles of address, rows in War and Peace ×68, Vanity Fair
 # ×38, Great Expectations ×21, Alice ×12; "Lookee": Great Expectations' "look ye"; "Esq.", written
-# after a name: Jane Eyre ×2, Vanity Fair ×3; "Mis'", the dialect's Mrs. or Miss, which the sentence
+# after a name: Jane Eyre ×2, Vanity Fair ×3, and "the Hon.", before one: Dear Enemy's "the Hon. Cy
+# Wykoff", a row "Hon" ×25, Dracula's "Hon. Arthur Holmwood" a place "Hon" ×4; "Mis'", the dialect's Mrs. or Miss, which the sentence
 # splitter cuts from its name: The House Behind the Cedars' "Mis' Molly", a row "Mis" ×112)
 # dialect spellings of a verb and a pronoun that open a sentence: Tom Sawyer's "Lemme see" (×5, a
 # person's row), "Gimme"; Moby Dick's sailors' "D’ye see" (×33 tagged PER); the apostrophe's "'Tis",
