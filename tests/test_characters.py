@@ -1092,6 +1092,20 @@ def test_the_narrators_name_is_a_name_where_the_tagger_missed_it(nlp):
     assert [e.name for e in narrator] == ["Beauty"] and narrator[0].mentions >= 5, narrator
 
 
+def test_a_first_name_of_both_genders_takes_the_gender_its_title_tells(nlp):
+    """Dear Enemy (a LitBank full text) is Sallie's letters to Judy. "Judy" is in both first-name
+    lists, so it learned its gender from a first pass of pronoun resolution — where the letters' "he"
+    (mostly the doctor's) went to her: 53 "he" of her links, a man. The book writes "Aunt Judy" six
+    times: a name of both lists takes the gender of a title that takes first names."""
+    from beyondfind.index import annotate_document
+
+    document = load_document(DATA / "litbank" / "original" / "238_dear_enemy.txt")
+    ann = annotate_document(document, nlp)
+    by_id = {m.id: m for m in ann.mentions}
+    judy = Counter(p.gender for p in ann.pronouns if p.antecedent in by_id and by_id[p.antecedent].key == "judy")
+    assert judy["female"] >= 30 and judy["male"] == 0, judy
+
+
 def _litbank_narration(name):
     doc = load_document(DATA / "litbank" / "original" / name)
     return detect_narrator([p.text for p in doc.passages], [p.chapter for p in doc.passages],
