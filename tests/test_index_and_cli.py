@@ -252,7 +252,8 @@ def test_a_row_is_named_by_its_spelling_in_lower_case_letters(nlp):
     text = "\n\n".join(passages[:80]) + "\n"
     assert text.count("ROSALIND") > text.count("Rosalind") > 5
     document = parse_document(text.encode(), "paradise.txt")
-    rows = {e.name.casefold(): e.name for e in list_entities(IndexedBook(1, document, annotate_document(document, nlp)))}
+    book = IndexedBook(1, document, annotate_document(document, nlp))
+    rows = {e.name.casefold(): e.name for e in list_entities(book)}
     assert rows["rosalind"] == "Rosalind", rows
     assert tidy_case("McBRIDE") == "McBride" and tidy_case("MacDONALD") == "MacDonald"
 

@@ -27,7 +27,7 @@ from ..nlp.name_words import CALENDAR_WORDS, never_a_name
 from ..nlp.names import (FAMILY_HONORIFICS, FIRST_PERSON_PRONOUNS, SAINT_WORDS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS,
                          _first_names, name_gender, parse_name, pronoun_gender)
 from ..nlp.text import chunks, clean_for_nlp
-from .characters import FIRST_NAME_HONORIFICS
+from .characters import FIRST_NAME_HONORIFICS, MARRIED
 from .records import Annotations, Description, Mention, Pronoun, Sentence, Verb
 from .spool import Batch, Candidate, RecordSpool, SpooledAnnotations
 from .titles import referenced_name, titled_names
@@ -328,8 +328,8 @@ def _apply_name_evidence(spool: RecordSpool, evidence: NameEvidence) -> None:
 
 
 # a word of time before a month or weekday: a date, even in a book where the word is also someone
-_TIME_BEFORE = re.compile(r"\b(?:on|in|last|next|every|each|this|till|until|since|before|after|early|late|one|some)\s+$",
-                          re.IGNORECASE)
+_TIME_BEFORE = re.compile(r"\b(?:on|in|last|next|every|each|this|till|until|since|before|after|early|late|one|some)"
+                          r"\s+$", re.IGNORECASE)
 
 
 def _name_calendar_persons(document: Document, spool: RecordSpool, evidence: NameEvidence) -> None:
@@ -456,23 +456,25 @@ def _resolve(spool: RecordSpool, narrator: str | None) -> None:
     spool.link_pronouns(links, narrator=bool(narrator))
 
 
-# titles a wife takes with her husband's first name ("Mrs. George Osborne" is Amelia)
-WIVES_TITLES = frozenset({"mrs", "madam", "madame", "mme", "frau", "signora", "widow"})
+# titles a wife takes with her husband's first name ("Mrs. George Osborne" is Amelia); a lady keeps
+# her own ("Lady Catherine")
+WIVES_TITLES = MARRIED - {"lady"}
 
 
 def _title_told_genders(written: Counter) -> dict[str, str]:
     """First names the lists give both genders that the book writes after a title taking a first name
     ("Aunt Judy", "Sister Jo"), or first in a titled full name ("Miss Judy Abbott"; not a wife's
     "Mrs. Reggie Chivers", nor "Mr. Brooke of Tipton"), of one gender only: that gender, for every
-    mention of the name. Dear Enemy's Judy, first a woman by 45 pronouns
-    to 42, learned from the first pass to be a man (53 "he") once the "Hon." left the names —
-    the letters' "he" is mostly the doctor's — though the book writes "Aunt Judy" six times."""
+    mention of the name. Dear Enemy's Judy, a woman by 45 pronouns to 42, learned from the first
+    pass to be a man (53 "he") once the "Hon." left the names — the letters' "he" is mostly the
+    doctor's — though the book writes "Aunt Judy" six times."""
     male, female = _first_names()
     genders: dict[str, set[str]] = defaultdict(set)
     for name in written:
         first = name.words[0] if name.words else None
         if first in male and first in female and name.honorific and "of" not in name.words and (
-                name.honorific in FIRST_NAME_HONORIFICS or (len(name.words) > 1 and name.honorific not in WIVES_TITLES)):
+                name.honorific in FIRST_NAME_HONORIFICS
+                or (len(name.words) > 1 and name.honorific not in WIVES_TITLES)):
             gender = name_gender(name)
             if gender:
                 genders[first].add(gender)

@@ -43,8 +43,9 @@ ADDRESS_WORDS = frozenset("""papa mamma mama mammy pa ma grandpapa grandmamma gr
 # "His Majesty", "her Ladyship", "yes, Mum": styles of address, rows in War and Peace ×68, Vanity Fair
 # ×38, Great Expectations ×21, Alice ×12; "Lookee": Great Expectations' "look ye"; "Esq.", written
 # after a name: Jane Eyre ×2, Vanity Fair ×3, and "the Hon.", before one: Dear Enemy's "the Hon. Cy
-# Wykoff", a row "Hon" ×25, Dracula's "Hon. Arthur Holmwood" a place "Hon" ×4; "Mis'", the dialect's Mrs. or Miss, which the sentence
-# splitter cuts from its name: The House Behind the Cedars' "Mis' Molly", a row "Mis" ×112)
+# Wykoff", a row "Hon" ×25, Dracula's "Hon. Arthur Holmwood" a place "Hon" ×4; "Mis'", the dialect's
+# Mrs. or Miss, which the sentence splitter cuts from its name: The House Behind the Cedars' "Mis'
+# Molly", a row "Mis" ×112)
 # dialect spellings of a verb and a pronoun that open a sentence: Tom Sawyer's "Lemme see" (×5, a
 # person's row), "Gimme"; Moby Dick's sailors' "D’ye see" (×33 tagged PER); the apostrophe's "'Tis",
 # "'Twas" left as a capitalised word (Far from the Madding Crowd's rustics: "Tis" ×47, a person's row)

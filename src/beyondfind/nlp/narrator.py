@@ -207,10 +207,11 @@ def detect_narrator(passages: Sequence[str], chapters: Sequence[str | None] | No
                 return Narration(True, _display(m.group(1)), (_display(m.group(1)),), "title", share, top)
     for m in _SELF_NAMED.finditer(narration_only):
         cand = _key(m.group(1))
-        times = sum(n for k, n in addressed.items() if cand and _same_person(k, cand))
-        # every word told rarely: Great Expectations' "I, Wilkins Micawber" (a letter of his) is not Pip
-        if cand and name_like(cand) and not _dash_dialogue(narration_only, m.start()) and max(named_in_narration.get(w, 0) for w in cand.split()) <= \
-                NARRATED_LIMIT * max(1, times):
+        if not cand or not name_like(cand) or _dash_dialogue(narration_only, m.start()):
+            continue
+        times = sum(n for k, n in addressed.items() if _same_person(k, cand))
+        # every word told rarely: David Copperfield's "I, Wilkins Micawber" (a letter of his) is not David
+        if max(named_in_narration.get(w, 0) for w in cand.split()) <= NARRATED_LIMIT * max(1, times):
             return Narration(True, _display(m.group(1)), (_display(m.group(1)),), "stated", share, top)
     narratee = Counter()   # a frame story: the inner narrator's narration addresses its listener
     for v in _NARRATEE.finditer(narration_only):
