@@ -56,7 +56,7 @@ STATED = (
 )
 # a narrator naming himself in full, as in a deposition: King Solomon's Mines' "I, Allan Quatermain, of
 # Durban", Herland's "Jeff Margrave, and I, Vandyck Jennings." (also a will or a letter another
-# character writes: the name must not be one the narration tells about, nor be the title's)
+# character writes, so none of the name's words may be one the narration tells about often)
 _SELF_NAMED = re.compile(r"\bI, ([A-Z][\w'’-]+(?: [A-Z][\w'’-]+)+)[,.]")
 _TITLE = re.compile(r"(?:AUTOBIOGRAPHY|Autobiography|HISTORY|History|ADVENTURES|Adventures|MEMOIRS|Memoirs|LIFE|Life|"
                     r"CONFESSIONS|Confessions)\b[^\n]*?\b(?:OF|of)\s+((?:[A-Z][\w'’-]+\s+){0,3}[A-Z][\w'’-]+)")
