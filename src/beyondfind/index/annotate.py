@@ -429,7 +429,9 @@ def _resolve(spool: RecordSpool, narrator: str | None) -> None:
             if name is None or (len(name.words) == 1 and not name.honorific
                                 and _family_plural(name.words[0], families)):
                 continue
-            gender = name_gender(name) or (told_gender.get(name.words[0]) if not name.honorific else None)
+            gender = name_gender(name)
+            if gender is None and name.words and not name.honorific:   # "-" has no words
+                gender = told_gender.get(name.words[0])
             if first_pass:
                 name_ids.append(mention_id)
                 keys.append(anaphora.gender_key(gender, name.words, name.honorific))
