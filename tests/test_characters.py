@@ -1164,3 +1164,18 @@ def test_learned_pronoun_resolver_is_trained_and_compared_with_the_rules(nlp):
     for row in report.values():
         assert 0.4 < row["rules"] < 1 and 0.4 < row["learned"] < 1
     assert report["test"]["rules"] == pytest.approx(evaluate_anaphora(nlp, coref_test_files(DATA))["accuracy"], abs=0.02)
+
+
+def test_a_first_name_that_is_also_another_persons_last_name_may_name_either():
+    """Tom Sawyer writes `Injun Joe` ×56 and `Joe Harper` ×18, and the bare `Joe` ×93 is mostly Tom's
+    friend on the island (the graveyard's "You won't tell, will you, Joe?" is Injun Joe). Counted as
+    Injun Joe's surname it joined him whole, and a query for Joe Harper lost every "Joe"; now it is a
+    row that may be either, resolved passage by passage. A word the lists give no first name, or
+    written last only a few times, keeps one role: Great Expectations' `Joe` is Joe Gargery's."""
+    sawyer = _index({"Tom": 700, "Joe": 93, "Injun Joe": 56, "Joe Harper": 18, "Joseph Harper": 1, "Mrs. Harper": 11},
+                    {"Joe": "male", "Injun Joe": "male", "Joe Harper": "male"})
+    joe = sawyer.lookup(parse_name("Joe"))
+    assert joe.ambiguous and not _same(sawyer, "Injun Joe", "Joe Harper")
+    assert {sawyer.characters[c].name for c in joe.candidates} == {(None, "injun joe"), (None, "joe harper")}
+    expectations = _index({"Joe": 675, "Joe Gargery": 5, "Joseph Gargery": 3, "Old Joe": 2}, {"Joe": "male"})
+    assert _same(expectations, "Joe", "Joe Gargery") and not expectations.lookup(parse_name("Joe")).ambiguous

@@ -51,7 +51,7 @@ import bisect
 import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..nlp.names import (CALLINGS, MALE_HONORIFICS, NAME_PARTICLES, NEUTRAL_HONORIFICS, SAINT_WORDS, Name, _first_names,
                          name_gender, nicknames)
@@ -88,6 +88,8 @@ RARE = 10              # full names seen fewer times absorb a bare word 3× as f
                        # "Mr. Lydgate" ×115 is not "Sir Godwin Lydgate", who arrives at 41 % of the book)
 DOMINANT_SHARE = 0.8   # a form joins the candidate that holds this share of the candidates' mentions
 FIRST_LEAD = 4                # "Mr. X" is a first name when full names use X first this many times as often as last
+BOTH_ROLES_USES = 5    # a listed first name written first in one full name and last in another this often each ...
+BOTH_ROLES_SHARE = 0.2  # ... the rarer role at least this share of the other: the bare word may be either
 HONORIFIC_FIRST_EVIDENCE = 5  # mentions of full names using an unknown word first that make "Mr. X" a first name
 OUTWEIGHED_BY = 3.0    # a bare surname's pronoun gender gives way to candidates this many times as frequent
 OWN_SHARE = 3.0        # an ambiguous form this many times as frequent as its candidates is its own character
@@ -220,6 +222,7 @@ class _Form:
     gender: str | None = None
     outside: bool = False   # written only in title lines, with a word the story's own forms never use
     wife_of: bool = False   # "Mrs." with the name of a man the book titles (:func:`_wives_by_husbands_names`)
+    both_roles: bool = False   # a bare word that is one person's first name and another's surname (:func:`_roles`)
 
 
 def form_words(key: str) -> tuple[str, ...]:
@@ -301,7 +304,11 @@ def _outweighed_gender(form: _Form, cands: list[int], members: list[list[_Form]]
 
 def _roles(forms: list[_Form], first_names: frozenset[str]) -> None:
     """First name / surname of each form. A lone word is a surname when the book uses it as the
-    last word of longer names (or after Mr./Mrs./Miss) more than as a first word.
+    last word of longer names (or after Mr./Mrs./Miss) more than as a first word. A bare first name
+    of the lists that persons' full names use both first and last, each at least
+    :data:`BOTH_ROLES_USES` times and the rarer way :data:`BOTH_ROLES_SHARE` as often as the other,
+    may be either (``both_roles``): Tom Sawyer's ``Joe`` is ``Joe Harper`` (×18) on the island and
+    ``Injun Joe`` (×56) in the graveyard, so it may name both (:func:`_fits`).
 
     A word after a surname honorific is a first name when full names of persons use it first
     :data:`FIRST_LEAD` times as often as last, not counting those that start with an adjective
@@ -338,6 +345,10 @@ def _roles(forms: list[_Form], first_names: frozenset[str]) -> None:
             f.first = w
         else:
             f.surname = w
+        f.both_roles = (f.honorific is None and len(f.words) == 1 and w in first_names
+                        and min(first_in_full[w], last_in_full[w]) >= BOTH_ROLES_USES
+                        and min(first_in_full[w], last_in_full[w]) >= BOTH_ROLES_SHARE * max(first_in_full[w],
+                                                                                              last_in_full[w]))
 
 
 def _described(form: _Form) -> bool:
@@ -402,12 +413,13 @@ def _fits(form: _Form, members: list[_Form], married_first: frozenset[str]) -> b
     of her surname: Dracula's ``Mrs. Harker`` is ``Mina Harker``, called ``Madam Mina``. A kinship
     title with a surname (``Aunt March``, the girls' great-aunt) is only a character's who is also
     written with that surname and a title or alone: not Little Women's ``Jo March``, whom the book
-    otherwise calls ``Jo`` and ``Miss Jo``."""
+    otherwise calls ``Jo`` and ``Miss Jo``. A bare word of two roles (:func:`_roles`) fits in either."""
     married = any(m.first in married_first for m in (form, *members))
     if _kin_by_surname(form) and not any(_formally_surnamed(m, form.surname) for m in members):
         return False
-    return all(compatible(form, m, married_known=married, one_full_name=_parts_of_one_name(form, m, members))
-               for m in members)
+    readings = (form, replace(form, first=form.surname, surname=form.first)) if form.both_roles else (form,)
+    return any(all(compatible(f, m, married_known=married, one_full_name=_parts_of_one_name(f, m, members))
+                   for m in members) for f in readings)
 
 
 def _kin_by_surname(form: _Form) -> bool:
