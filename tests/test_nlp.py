@@ -891,3 +891,38 @@ def test_a_word_that_names_a_place_without_a_possessive_is_the_place(nlp):
               for key in ("ferndean", "brocklehurst")}
     assert sum(labels["ferndean"].values()) >= 3 and not labels["ferndean"]["PER"]
     assert labels["brocklehurst"]["PER"] >= 10
+
+
+def test_a_word_tagged_once_that_the_book_writes_only_as_a_name_is_a_person(nlp):
+    """Huckleberry Finn's Boggs, the drunk Colonel Sherburn shoots, is written 16 times; the tagger
+    read him as a name once ("Boggs comes a-tearing along on his horse" and the rest were plain
+    words), so his judged passages had no mention of him. A word tagged PER once and never otherwise
+    is a person where the book writes it capitalised mid-sentence three times or more and never in
+    lower case nor after "the"; "Sherburn", tagged often, is unchanged."""
+    from collections import Counter
+
+    from beyondfind.documents import load_document
+
+    passages = [p.text for p in load_document(DATA / "books" / "76-huckleberry-finn.txt").passages
+                if "Boggs" in p.text]
+    text = "\n\n".join(passages) + "\n"
+    ann = annotate_document(parse_document(text.encode(), "boggs.txt"), nlp)
+    boggs = Counter(m.label for m in ann.mentions if m.is_name and m.key == "boggs")
+    assert boggs["PER"] >= 12 and boggs["PER"] == sum(boggs.values()), boggs
+    assert text.count("Boggs") == 16
+
+
+def test_a_second_name_inside_a_wide_person_entity_is_found(nlp):
+    """Oliver Twist introduces Nancy as "one of whom was named Bet, and the other Nancy": the tagger
+    marks that whole clause a person and the names component keeps "Bet", so the judged Perfect
+    passage had no mention of Nancy. Tokens of a person's entity outside its names are candidates
+    for the names NER missed; "Nancy", a known name of the book, becomes a mention there."""
+    from beyondfind.documents import load_document
+
+    passages = [p.text for p in load_document(DATA / "books" / "730-oliver-twist.txt").passages if "Nancy" in p.text]
+    text = "\n\n".join(passages[:30]) + "\n"
+    assert "the other Nancy" in text
+    ann = annotate_document(parse_document(text.encode(), "nancy.txt"), nlp)
+    at = text.index("the other Nancy") + len("the other ")
+    assert any(m.start == at and m.is_name and m.label == "PER" and m.key == "nancy" for m in ann.mentions)
+    assert any(m.key == "bet" and m.is_name for m in ann.mentions)

@@ -119,6 +119,7 @@ THE_SHARE = 0.5
 MIN_THE = 3
 MIN_SPOKEN = 2
 MIN_CALENDAR_SPEAKER = 3
+MIN_WRITTEN_AS_NAME = 3   # capitalised mid-sentence this often, never in lower case nor after "the": a name
 _SENT_START = re.compile(r"(?:^|[.!?:;“\"‘_—-]\s*|\n\s*)$")
 
 
@@ -292,6 +293,13 @@ class NameEvidence:
         Vanity Fair's "his Transparency" — a noun the book capitalises, not a person's name."""
         cap = self.capital.get(word, 0)
         return cap >= MIN_POSSESSED and self.possessed_counts.get(word, 0) >= POSSESSED_SHARE * cap
+
+    def written_as_name(self, key: str) -> bool:
+        """Written capitalised mid-sentence at least :data:`MIN_WRITTEN_AS_NAME` times, never in lower
+        case nor after "the": a word the book writes only as a name (Huckleberry Finn's "Boggs", 16
+        times, which the tagger read as a name once)."""
+        return (self.capital_mid.get(key, 0) >= MIN_WRITTEN_AS_NAME and not self.lower.get(key, 0)
+                and not self.after_the.get(key, 0))
 
     def common_word(self, word: str) -> bool:
         """Written in lower case at least as often as capitalised mid-sentence."""
