@@ -1179,3 +1179,34 @@ def test_a_first_name_that_is_also_another_persons_last_name_may_name_either():
     assert {sawyer.characters[c].name for c in joe.candidates} == {(None, "injun joe"), (None, "joe harper")}
     expectations = _index({"Joe": 675, "Joe Gargery": 5, "Joseph Gargery": 3, "Old Joe": 2}, {"Joe": "male"})
     assert _same(expectations, "Joe", "Joe Gargery") and not expectations.lookup(parse_name("Joe")).ambiguous
+
+
+def _mentions(*runs):
+    """(offset, form) of mentions written in ``runs`` of (text, times), one after another."""
+    out = []
+    for text, times in runs:
+        name = parse_name(text)
+        out += [(len(out), (name.honorific, name.key))] * times
+    return [(i, form) for i, (_o, form) in enumerate(out)]
+
+
+def test_a_surname_a_younger_namesake_takes_over_is_his_from_where_the_book_changes_how_it_writes_it():
+    """Wuthering Heights calls Edgar `Mr. Linton`, `Edgar Linton` and now and then `Linton` until
+    Isabella's son comes; from then on the bare `Linton` is the boy, `Linton Heathcliff`, named so
+    in full only after that point. Interleaved in chapters as the book does: before the change the
+    family's forms outnumber the bare word, after it the bare word outnumbers them. The same counts
+    with the full name written before the change, or a first name of the lists, find nothing."""
+    from beyondfind.index.namesakes import change_point, late_namesakes
+
+    assert change_point([0, 0, 1, 0, 0, 1, 1, 1, 0, 1, 1])[1] == 5
+    early = [("Mr. Linton", 3), ("Heathcliff", 4), ("Linton", 1), ("Edgar Linton", 1)] * 40
+    late = [("Linton", 4), ("Heathcliff", 2), ("Mr. Linton", 1)] * 40
+    found = late_namesakes(_mentions(*early, ("Linton Heathcliff", 1), *late))
+    assert set(found) == {"linton"} and found["linton"][1] == parse_name("Linton Heathcliff")
+    change = found["linton"][0]
+    assert 9 * 40 - 10 <= change <= 9 * 40 + 10   # where the book's writing changed, not at the full name
+    assert late_namesakes(_mentions(("Linton Heathcliff", 1), *early, *late)) == {}
+    george = [(t.replace("Linton", "George"), n) for t, n in early], [(t.replace("Linton", "George"), n) for t, n in late]
+    assert late_namesakes(_mentions(*george[0], ("George Heathcliff", 1), *george[1])) == {}
+    steady = late_namesakes(_mentions(*early, ("Linton Heathcliff", 1), *early))
+    assert steady == {}

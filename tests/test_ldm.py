@@ -353,6 +353,7 @@ def test_darcy_and_heathcliff_introductions_in_top5_with_a_model_that_never_saw_
     from beyondfind.books import BookSearch, run_method
     from beyondfind.datasets.judgments import load_book_judgments, merge_judgments
     from beyondfind.index import Library
+    from beyondfind.nlp.names import parse_name
 
     from .conftest import DATA
 
@@ -367,6 +368,10 @@ def test_darcy_and_heathcliff_introductions_in_top5_with_a_model_that_never_saw_
         ranking = run(book, entity, "ldm")
         top5 = [book.passages[s.passage].text for s in ranking[:5]]
         assert any(introduction in t for t in top5), entity
+    # Wuthering Heights' bare "Linton" is Edgar until Isabella's son arrives, then the son's
+    # (index/namesakes.py): a query for Linton Heathcliff finds him, not three mentions
+    son, edgar = (book.characters.lookup(parse_name(n)) for n in ("Linton Heathcliff", "Edgar Linton"))
+    assert son.mentions >= 150 and edgar.mentions >= 200 and son.id != edgar.id
     # `eval books --seeds`: another LightGBM seed retrains the fold on the same training set
     fold_set = run.fold_model(book.document.name)
     run.seed = 0

@@ -14,6 +14,7 @@ from ..documents import Document
 from ..documents.segment import is_heading, is_title_line
 from ..nlp.names import Name, parse_name
 from .characters import CharacterIndex, FormKey, FormStats, cluster_names, elder_surnames
+from .namesakes import late_namesakes
 from .records import Annotations, Mention, Pronoun
 from .titles import title_name, titled_names
 
@@ -46,6 +47,17 @@ def title_mention(mention: Mention, titled: dict[str, Name]) -> NameMention | No
     return NameMention(mention, name) if name else None
 
 
+def _read_late_namesakes(names: dict[int, NameMention]) -> dict[str, tuple[int, Name]]:
+    """A bare surname that a younger namesake takes over part-way through the book (Wuthering
+    Heights' ``Linton``: :mod:`~beyondfind.index.namesakes`) is the namesake's full name from there
+    on. Returns :func:`~beyondfind.index.namesakes.late_namesakes`'s finding."""
+    late = late_namesakes([(nm.mention.start, nm.form) for nm in names.values() if nm.label == "PER"])
+    for mid, nm in list(names.items()) if late else ():
+        if nm.label == "PER" and nm.form[0] is None and nm.form[1] in late and nm.mention.start >= late[nm.form[1]][0]:
+            names[mid] = NameMention(nm.mention, late[nm.form[1]][1])
+    return late
+
+
 @dataclass
 class IndexedBook:
     doc_id: int
@@ -54,6 +66,7 @@ class IndexedBook:
     names_by_passage: list[list[NameMention]] = field(init=False)
     pronouns_by_passage: list[list[Pronoun]] = field(init=False)
     mention_by_id: dict[int, NameMention] = field(init=False)
+    namesakes: dict[str, tuple[int, Name]] = field(init=False)   # see _read_late_namesakes
     cache: dict = field(default_factory=dict, repr=False, compare=False)  # per-book derived indexes
 
     def __post_init__(self) -> None:
@@ -64,6 +77,7 @@ class IndexedBook:
         parsed: dict[str, Name] = {}   # a name's forms repeat: "Jim" ×1,100 in Huckleberry Finn
         names = {m.id: NameMention(m, parsed.get(m.text) or parsed.setdefault(m.text, parse_name(m.text)))
                  for m in self.annotations.mentions if m.is_name}
+        self.namesakes = _read_late_namesakes(names)
         titled = titled_names(Counter(nm.name for nm in names.values() if nm.label == "PER"))
         for m in self.annotations.mentions:
             nm = names.get(m.id) or title_mention(m, titled)
@@ -212,8 +226,12 @@ class IndexedBook:
         also_near = {}
         if narrator is not None and (narrator.honorific, narrator.key) in stats:
             also_near[(narrator.honorific, narrator.key)] = [p.start for p in self.annotations.pronouns if p.narrator]
+        # the namesake is not the person whose name he carries: Linton Heathcliff is neither
+        # "Heathcliff" nor "Mr. Heathcliff"
+        apart = frozenset(frozenset({(None, name.key), (honorific, name.words[-1])})
+                          for _s, name in self.namesakes.values() for honorific in (None, "mr"))
         return cluster_names(stats, window=NICKNAME_WINDOW, also_near=also_near,
-                             elders=elder_surnames(self.document.text))
+                             elders=elder_surnames(self.document.text), apart=apart)
 
     def match_words(self, query: Name) -> frozenset[str]:
         """Name words that can point at ``query``: its own, and those of every form of its character

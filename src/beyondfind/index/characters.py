@@ -223,6 +223,7 @@ class _Form:
     outside: bool = False   # written only in title lines, with a word the story's own forms never use
     wife_of: bool = False   # "Mrs." with the name of a man the book titles (:func:`_wives_by_husbands_names`)
     both_roles: bool = False   # a bare word that is one person's first name and another's surname (:func:`_roles`)
+    apart: frozenset[FormKey] = frozenset()   # forms known to name someone else (cluster_names' ``apart``)
 
 
 def form_words(key: str) -> tuple[str, ...]:
@@ -413,8 +414,11 @@ def _fits(form: _Form, members: list[_Form], married_first: frozenset[str]) -> b
     of her surname: Dracula's ``Mrs. Harker`` is ``Mina Harker``, called ``Madam Mina``. A kinship
     title with a surname (``Aunt March``, the girls' great-aunt) is only a character's who is also
     written with that surname and a title or alone: not Little Women's ``Jo March``, whom the book
-    otherwise calls ``Jo`` and ``Miss Jo``. A bare word of two roles (:func:`_roles`) fits in either."""
+    otherwise calls ``Jo`` and ``Miss Jo``. A bare word of two roles (:func:`_roles`) fits in either;
+    a form known to name someone else than a member (``apart``) does not fit."""
     married = any(m.first in married_first for m in (form, *members))
+    if any(m.key in form.apart or form.key in m.apart for m in members):
+        return False
     if _kin_by_surname(form) and not any(_formally_surnamed(m, form.surname) for m in members):
         return False
     readings = (form, replace(form, first=form.surname, surname=form.first)) if form.both_roles else (form,)
@@ -879,15 +883,20 @@ def _fathers_name(form: _Form, members: list[_Form], elders: frozenset[str], alo
 def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DOMINANT_SHARE,
                   own_share: float = OWN_SHARE, window: float | None = None,
                   also_near: Mapping[FormKey, Sequence[float]] | None = None,
-                  elders: frozenset[str] = frozenset()) -> CharacterIndex:
+                  elders: frozenset[str] = frozenset(),
+                  apart: frozenset[frozenset[FormKey]] = frozenset()) -> CharacterIndex:
     """Group name forms into characters (see the module docstring for the constraints). ``window``:
     how near (in the forms' position unit) a nickname's mentions must be to its character's for
     the two to join, None leaving nicknames their own characters; ``also_near``: positions that
     count as a form's presence in that evidence only (see :func:`_join_nicknames`); ``elders``:
-    surnames two men share, a father and a son (:func:`elder_surnames`)."""
+    surnames two men share, a father and a son (:func:`elder_surnames`); ``apart``: pairs of forms
+    known to name two people (a namesake and the person whose name he carries:
+    :mod:`~beyondfind.index.namesakes`), never in one character."""
     male, female = _first_names()
     items = [_Form(k, k[0], form_words(k[1]) if s.label == "PER" else place_words(k[1]), s)
              for k, s in forms.items() if k[1]]
+    for f in items:
+        f.apart = frozenset(k for pair in apart if f.key in pair for k in pair if k != f.key)
     _roles(items, male | female)
     story_words = {w for f in items if not f.stats.titles_only for w in f.words}
     for f in items:
