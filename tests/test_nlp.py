@@ -897,8 +897,9 @@ def test_a_word_tagged_once_that_the_book_writes_only_as_a_name_is_a_person(nlp)
     """Huckleberry Finn's Boggs, the drunk Colonel Sherburn shoots, is written 16 times; the tagger
     read him as a name once ("Boggs comes a-tearing along on his horse" and the rest were plain
     words), so his judged passages had no mention of him. A word tagged PER once and never otherwise
-    is a person where the book writes it capitalised mid-sentence three times or more and never in
-    lower case nor after "the"; "Sherburn", tagged often, is unchanged."""
+    is a person where the book writes it capitalised mid-sentence three times or more, never in
+    lower case nor after "the", and seldom after "to", "at", "in" (Les Misérables' Tholomyès, not
+    Pontoise)."""
     from collections import Counter
 
     from beyondfind.documents import load_document
@@ -910,13 +911,19 @@ def test_a_word_tagged_once_that_the_book_writes_only_as_a_name_is_a_person(nlp)
     boggs = Counter(m.label for m in ann.mentions if m.is_name and m.key == "boggs")
     assert boggs["PER"] >= 12 and boggs["PER"] == sum(boggs.values()), boggs
     assert text.count("Boggs") == 16
+    # a place the tagger once took for a person is written after "to", "at", "in" too often
+    from beyondfind.nlp.name_evidence import NameEvidence
+
+    miserables = NameEvidence(load_document(DATA / "books" / "135-les-miserables.txt").text)
+    assert miserables.written_as_name("tholomyes") and not miserables.written_as_name("pontoise")
 
 
 def test_a_second_name_inside_a_wide_person_entity_is_found(nlp):
     """Oliver Twist introduces Nancy as "one of whom was named Bet, and the other Nancy": the tagger
     marks that whole clause a person and the names component keeps "Bet", so the judged Perfect
     passage had no mention of Nancy. Tokens of a person's entity outside its names are candidates
-    for the names NER missed; "Nancy", a known name of the book, becomes a mention there."""
+    for the names NER missed; "Nancy", a known name of the book, becomes a mention there — but not the
+    capitalised words next to a name, which belong to it."""
     from beyondfind.documents import load_document
 
     passages = [p.text for p in load_document(DATA / "books" / "730-oliver-twist.txt").passages if "Nancy" in p.text]
@@ -926,3 +933,11 @@ def test_a_second_name_inside_a_wide_person_entity_is_found(nlp):
     at = text.index("the other Nancy") + len("the other ")
     assert any(m.start == at and m.is_name and m.label == "PER" and m.key == "nancy" for m in ann.mentions)
     assert any(m.key == "bet" and m.is_name for m in ann.mentions)
+    # a capitalised word next to the name is the name's own: The Flying U Ranch's cowboy "Big
+    # Medicine", whose name the names component reads as "Medicine", is no "Big" beside it
+    ranch = load_document(DATA / "litbank" / "original" / "1206_the_flying_u_ranch.txt")
+    text = "\n\n".join(p.text for p in ranch.passages if "Big" in p.text) + "\n"
+    ann = annotate_document(parse_document(text.encode(), "ranch.txt"), nlp)
+    assert sum(m.key == "medicine" for m in ann.mentions) >= 10
+    tagged = {m.start for m in ann.mentions if m.key == "medicine" and m.source == "ner"}
+    assert not any(m.key == "big" and m.source == "propagated" and m.end + 1 in tagged for m in ann.mentions)

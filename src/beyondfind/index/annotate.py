@@ -90,12 +90,21 @@ def _extract(doc, passage: int, base: int, raw: Batch, kinds: _TokenKinds) -> No
     qmask = doc._.quote_mask
     name_spans = {(s.start, s.end): s for s in doc._.names}
     # tokens of an entity are no candidates for the names NER missed (_propagate_names) — except, in a
-    # person's entity with a name, those outside its names: the tagger's wide spans hold a second
-    # name the names component leaves out ("one of whom was named Bet, and the other Nancy")
+    # person's entity with a name, those apart from its names: the tagger's wide spans hold a second
+    # name the names component leaves out ("one of whom was named Bet, and the other Nancy"); the
+    # capitalised words next to a name are its own ("Big" of "Big Medicine", whose name is "Medicine")
     covered = [False] * len(doc)
     for ent in doc.ents:
-        if ent.label_ != "PER" or not any(ent.start <= a and b <= ent.end for a, b in name_spans):
+        names = [(a, b) for a, b in name_spans if ent.start <= a and b <= ent.end]
+        if ent.label_ != "PER" or not names:
             covered[ent.start:ent.end] = [True] * len(ent)
+            continue
+        for a, b in names:
+            while a > ent.start and doc[a - 1].text[:1].isupper():
+                a -= 1
+            while b < ent.end and doc[b].text[:1].isupper():
+                b += 1
+            covered[a:b] = [True] * (b - a)
     for a, b in name_spans:
         covered[a:b] = [True] * (b - a)
     # descriptions need the parse: spaCy crashes walking the children of an unparsed token

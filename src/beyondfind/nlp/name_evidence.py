@@ -119,7 +119,8 @@ THE_SHARE = 0.5
 MIN_THE = 3
 MIN_SPOKEN = 2
 MIN_CALENDAR_SPEAKER = 3
-MIN_WRITTEN_AS_NAME = 3   # capitalised mid-sentence this often, never in lower case nor after "the": a name
+MIN_WRITTEN_AS_NAME = 3   # capitalised mid-sentence this often, never in lower case nor after "the": a name ...
+WRITTEN_LOCATIVE_SHARE = 0.2   # ... seldom after "in", "at", "to" (under this share) unless it speaks or is titled
 _SENT_START = re.compile(r"(?:^|[.!?:;“\"‘_—-]\s*|\n\s*)$")
 
 
@@ -296,10 +297,16 @@ class NameEvidence:
 
     def written_as_name(self, key: str) -> bool:
         """Written capitalised mid-sentence at least :data:`MIN_WRITTEN_AS_NAME` times, never in lower
-        case nor after "the": a word the book writes only as a name (Huckleberry Finn's "Boggs", 16
-        times, which the tagger read as a name once)."""
-        return (self.capital_mid.get(key, 0) >= MIN_WRITTEN_AS_NAME and not self.lower.get(key, 0)
-                and not self.after_the.get(key, 0))
+        case nor after "the", and after a preposition of place in under :data:`WRITTEN_LOCATIVE_SHARE`
+        of those uses unless it is a dialogue tag's speaker or written after a title: a person's name
+        only (Huckleberry Finn's "Boggs", 16 times, which the tagger read as a name once; War and
+        Peace's "Tíkhon"), not a place the tagger once took for a person (Les Misérables'
+        "Pontoise", "to Pontoise" 2 of 8)."""
+        mid = self.capital_mid.get(key, 0)
+        if mid < MIN_WRITTEN_AS_NAME or self.lower.get(key, 0) or self.after_the.get(key, 0):
+            return False
+        return (self.locative.get(key, 0) < WRITTEN_LOCATIVE_SHARE * mid
+                or bool(self.tagged_speakers.get(key, 0) or self.after_honorific.get(key, 0)))
 
     def common_word(self, word: str) -> bool:
         """Written in lower case at least as often as capitalised mid-sentence."""
