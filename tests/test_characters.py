@@ -1210,3 +1210,29 @@ def test_a_surname_a_younger_namesake_takes_over_is_his_from_where_the_book_chan
     assert late_namesakes(_mentions(*george[0], ("George Heathcliff", 1), *george[1])) == {}
     steady = late_namesakes(_mentions(*early, ("Linton Heathcliff", 1), *early))
     assert steady == {}
+
+
+def test_each_journal_letter_and_narrative_of_a_book_of_several_narrators_is_its_writers():
+    """Dracula is told in journals, diaries, letters and newspaper cuttings, and The Moonstone in
+    narratives "Contributed by" one character each: the book has no one narrator, but each section's
+    "I" is the writer its heading names, until the next heading (a cutting names none). A chapter
+    heading does not end a narrative, which runs over many chapters."""
+    from beyondfind.documents.segment import is_heading
+    from beyondfind.nlp.narrator import section_writers
+
+    doc = load_document(DATA / "books" / "345-dracula.txt")
+    writers = section_writers([p.text for p in doc.passages], is_heading)
+
+    def writer(opening):
+        return next(w for p, w in zip(doc.passages, writers) if p.text.startswith(opening))
+
+    assert writer("_3 May. Bistritz._") == "Jonathan Harker"
+    assert writer("I can't quite remember how I fell asleep last night") == "Mina Harker"
+    assert writer("_25 May._--Ebb tide in appetite") == "Dr. Seward"
+    assert writer('"I must say you tax me') == "Lucy Westenra"
+    assert writer('CUTTING FROM "THE DAILYGRAPH,"') is None
+    moonstone = load_document(DATA / "litbank" / "original" / "155_the_moonstone.txt")
+    counts = Counter(section_writers([p.text for p in moonstone.passages], is_heading))
+    assert counts["Miss Clack"] > 400 and counts["Gabriel Betteredge"] > 1000 and counts["Franklin Blake"] > 800
+    plain = load_document(DATA / "books" / "1342-pride-and-prejudice.txt")
+    assert not any(section_writers([p.text for p in plain.passages], is_heading))

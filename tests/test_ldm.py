@@ -354,6 +354,7 @@ def test_darcy_and_heathcliff_introductions_in_top5_with_a_model_that_never_saw_
     from beyondfind.datasets.judgments import load_book_judgments, merge_judgments
     from beyondfind.index import Library
     from beyondfind.nlp.names import parse_name
+    from beyondfind.retrieval import lrm
 
     from .conftest import DATA
 
@@ -372,6 +373,12 @@ def test_darcy_and_heathcliff_introductions_in_top5_with_a_model_that_never_saw_
     # (index/namesakes.py): a query for Linton Heathcliff finds him, not three mentions
     son, edgar = (book.characters.lookup(parse_name(n)) for n in ("Linton Heathcliff", "Edgar Linton"))
     assert son.mentions >= 150 and edgar.mentions >= 200 and son.id != edgar.id
+    # Dracula has no one narrator, but Mina's journal's "I" is hers (a judged Good passage for her)
+    dracula = search.book_for(DATA / "books" / "345-dracula.txt")
+    asleep = next(p.index for p in dracula.passages if p.text.startswith("I can't quite remember how I fell"))
+    mina = [s for s in lrm.rank(dracula, parse_name("Mina"), explain=True) if s.passage == asleep]
+    assert mina and len(mina[0].explain["pronouns"]) >= 5
+    assert not any(s.passage == asleep for s in lrm.rank(dracula, parse_name("Dr. Seward")))
     # `eval books --seeds`: another LightGBM seed retrains the fold on the same training set
     fold_set = run.fold_model(book.document.name)
     run.seed = 0

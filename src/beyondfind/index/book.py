@@ -13,6 +13,7 @@ import numpy as np
 from ..documents import Document
 from ..documents.segment import is_heading, is_title_line
 from ..nlp.names import Name, parse_name
+from ..nlp.narrator import section_writers
 from .characters import CharacterIndex, FormKey, FormStats, cluster_names, elder_surnames
 from .namesakes import late_namesakes
 from .records import Annotations, Mention, Pronoun
@@ -150,13 +151,29 @@ class IndexedBook:
         return out
 
     @cached_property
+    def section_narrators(self) -> list[Name | None] | None:
+        """In a book made of several narrators' journals, diaries and letters (Dracula; The
+        Moonstone's narratives), each passage's writer (:func:`~beyondfind.nlp.narrator.section_writers`),
+        whose "I" it is; None for any other book."""
+        if self.annotations.narrator or not self.annotations.narrators:
+            return None
+        writers = section_writers([p.text for p in self.passages], is_heading)
+        if not any(writers):
+            return None
+        parsed: dict[str, Name] = {}
+        return [None if w is None else parsed.setdefault(w, parse_name(w)) for w in writers]
+
+    @cached_property
     def narrator_pronouns(self) -> list[tuple[tuple[tuple[int, int, str], ...], frozenset[int]]]:
         """Per passage, its narrator pronouns that no name antecedent explains, as (start, end,
-        text), and the sentences holding them."""
+        text), and the sentences holding them: the narrator's, or in a section of a book of several
+        narrators (:attr:`section_narrators`), its writer's first-person pronouns outside quotes."""
         rows: list[list[tuple[int, int, str]]] = [[] for _ in self.passages]
         sentences: list[set[int]] = [set() for _ in self.passages]
+        sections = self.section_narrators
         for p in self.annotations.pronouns:
-            if p.antecedent is None and p.narrator:
+            if p.antecedent is None and (p.narrator or (sections is not None and sections[p.passage] is not None
+                                                        and p.person == 1 and not p.in_quote)):
                 rows[p.passage].append((p.start, p.end, p.text))
                 sentences[p.passage].add(p.sentence)
         return [(tuple(r), frozenset(s)) for r, s in zip(rows, sentences)]
@@ -254,10 +271,32 @@ class IndexedBook:
             self.cache[key] = self._narrator_match(query)
         return self.cache[key]
 
+    def narrator_matches(self, query: Name) -> list[float] | None:
+        """Per passage, E(its section's writer, query) in a book of several narrators'
+        sections (:attr:`section_narrators`); None for any other book."""
+        sections = self.section_narrators
+        if sections is None:
+            return None
+        key = ("narrator_matches", query)
+        if key not in self.cache:
+            by_writer = {w: self._same_person(query, w) for w in set(sections) if w is not None}
+            self.cache[key] = [0.0 if w is None else by_writer[w] for w in sections]
+        return self.cache[key]
+
+    def narrated_passages(self, query: Name) -> frozenset[int]:
+        """Passages whose narrator pronouns are the query's: the narrator's when the query is the
+        narrator, or the sections the query writes."""
+        if self.narrator_match(query) > 0:
+            return self.narrator_passages
+        matches = self.narrator_matches(query)
+        return frozenset(i for i in self.narrator_passages if matches[i] > 0) if matches else frozenset()
+
     def _narrator_match(self, query: Name) -> float:
-        narrator = self.narrator
-        if narrator is None:
-            return 0.0
+        return self._same_person(query, self.narrator) if self.narrator is not None else 0.0
+
+    def _same_person(self, query: Name, narrator: Name) -> float:
+        """1 when ``narrator`` is the query's character (or, without one, when their names agree or
+        one is part of the other), else 0."""
         a, b = self.characters.lookup(query), self.characters.lookup(narrator)
         if a is not None and b is not None and not a.ambiguous:
             return float(a.id == b.id)

@@ -244,6 +244,40 @@ def detect_narrator(passages: Sequence[str], chapters: Sequence[str | None] | No
     return Narration(True, ranked[0].title(), (ranked[0].title(),), "addressed", share, top)
 
 
+# a section's heading that names who writes it: "_Dr. Seward's Diary._", "MINA HARKER'S JOURNAL", "Dr.
+# Seward's Phonograph Diary, spoken by Van Helsing"; "_Letter, Lucy Westenra to Mina Murray_", "Telegram
+# from Arthur Holmwood to …", "Memorandum left by Lucy Westenra"; The Moonstone's "Contributed by MISS CLACK"
+_DIARY_HEADING = re.compile(r"(?P<who>[A-Z][\w.’' -]{1,60}?)['’]s\s+(?:phonograph\s+)?(?:journal|diary|memorandum)\b"
+                            r"(?:.*?\bspoken by (?P<speaker>[A-Z][\w.’' -]{1,40}?)[._,]*\s*$)?", re.IGNORECASE)
+_LETTER_HEADING = re.compile(r"(?:letter|telegram|note|memorandum)\b(?:\s*\([^)]*\))?,?\s+(?:left\s+)?(?:from\s+|by\s+)?"
+                             r"(?P<who>[A-Z][\w.’' &-]*?)(?=,|\s+to\s|\s+in\s|[._]*\s*$)", re.IGNORECASE)
+_ROMAN_HEADING = re.compile(r"[IVXLC]+\.?")   # a chapter numbered alone, as The Moonstone's "I", "II"
+_DATED_ENTRY = re.compile(r"_[^_\n]{1,80}_\s*[.,:]?\s*(?:--|—)")   # "_3 May. Bistritz._--Left Munich…"
+SECTION_HEADING_WORDS = 16   # a section's heading is this short
+
+
+def section_writers(passages: Sequence[str], is_heading=lambda text: False) -> list[str | None]:
+    """Per passage, who writes the journal, diary, letter or narrative it belongs to, in a book made of
+    them (Dracula; The Moonstone's narratives): the name a heading gives, until the next heading that
+    names another writer or none (a newspaper cutting, a ship's log); None outside such sections.
+    ``is_heading``: a chapter heading, which does not end a section (The Moonstone's narratives run
+    over several chapters)."""
+    out: list[str | None] = []
+    writer = None
+    for text in passages:
+        head = text.strip().strip("_").strip()
+        if len(head.split()) <= SECTION_HEADING_WORDS and not head.startswith(("\"", "“", "'", "‘")) \
+                and not _DATED_ENTRY.match(text.strip()) and not is_heading(text) and not _ROMAN_HEADING.fullmatch(head):
+            m = _DIARY_HEADING.match(head) or _LETTER_HEADING.match(head) or _NARRATIVE_HEADING.match(head)
+            if m:
+                found = m.groupdict().get("speaker") or (m.group("who") if "who" in m.groupdict() else m.group(1))
+                writer = _display(found.strip(" .,_")) if found else None
+            elif text.strip().startswith("_") or head.isupper():
+                writer = None   # a heading that names no writer: "CUTTING FROM "THE DAILYGRAPH"", "_Whitby_"
+        out.append(writer)
+    return out
+
+
 def _written_as_name(word: str, body: str) -> bool:
     """Whether the book uses ``word`` (lower case) as a name: capitalised more often than not, and
     at least once after a word in lower case, a comma or a title ("said Pip", "Well, Pip", "Mr.

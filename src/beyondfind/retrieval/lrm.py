@@ -197,6 +197,7 @@ def evidences(book: IndexedBook, passages: list[int], query: Name, query_label: 
     words = book.match_words(query)
     person = query_label == "PER"
     narrator = book.narrator_match(query) if person else 0.0
+    by_section = book.narrator_matches(query) if person else None   # a book of several narrators' diaries
     # Where no name and no pronoun's antecedent shares a word with the query (most of a narrator's
     # candidates), only the narrator's pronouns can count.
     with_names, with_antecedents = _passages_sharing(book, words)
@@ -215,8 +216,8 @@ def evidences(book: IndexedBook, passages: list[int], query: Name, query_label: 
                     ev.sentences.add(nm.mention.sentence)
                     ev.subjects += nm.mention.is_subject
         if person:
-            _pronoun_evidence(book, passage, query, query_label, settings, cache, words, narrator, ev,
-                              passage in with_antecedents)
+            _pronoun_evidence(book, passage, query, query_label, settings, cache, words,
+                              narrator if by_section is None else by_section[passage], ev, passage in with_antecedents)
         if written is not None:
             _unrecognised_mentions(book, passage, written, ev)
         ev.ef += ev.names
@@ -373,7 +374,8 @@ def _passages_sharing(book: IndexedBook, words: frozenset[str]) -> tuple[frozens
 
 def candidate_passages_lrm(book: IndexedBook, query: Name) -> list[int]:
     """Passages with a name mention sharing a word with the query, or a pronoun whose antecedent
-    does, or narrator pronouns when the narrator shares a word with the query; for a place, also
+    does, or narrator pronouns when the narrator shares a word with the query (or, in a book of several
+    narrators' diaries and letters, in the sections the query writes); for a place, also
     passages where its name is written out but NER saw none, and for a person the book never tags,
     passages where its words are written."""
     words = book.match_words(query)
@@ -383,8 +385,7 @@ def candidate_passages_lrm(book: IndexedBook, query: Name) -> list[int]:
         out.update(p.index for p in book.passages if pattern.search(p.text))
     with_names, with_antecedents = _passages_sharing(book, words)
     out |= with_names | with_antecedents
-    if book.narrator_match(query) > 0:
-        out |= book.narrator_passages
+    out |= book.narrated_passages(query)
     return sorted(out)
 
 
