@@ -1221,7 +1221,7 @@ def test_each_journal_letter_and_narrative_of_a_book_of_several_narrators_is_its
     from beyondfind.nlp.narrator import section_writers
 
     doc = load_document(DATA / "books" / "345-dracula.txt")
-    writers = section_writers([p.text for p in doc.passages], is_heading)
+    writers = [s and s.writer for s in section_writers([p.text for p in doc.passages], is_heading)]
 
     def writer(opening):
         return next(w for p, w in zip(doc.passages, writers) if p.text.startswith(opening))
@@ -1231,8 +1231,11 @@ def test_each_journal_letter_and_narrative_of_a_book_of_several_narrators_is_its
     assert writer("_25 May._--Ebb tide in appetite") == "Dr. Seward"
     assert writer('"I must say you tax me') == "Lucy Westenra"
     assert writer('CUTTING FROM "THE DAILYGRAPH,"') is None
+    letter = next(s for p, s in zip(doc.passages, section_writers([p.text for p in doc.passages], is_heading))
+                  if p.text.startswith('"I must say you tax me'))
+    assert letter.letter and letter.writer == "Lucy Westenra"
     moonstone = load_document(DATA / "litbank" / "original" / "155_the_moonstone.txt")
-    counts = Counter(section_writers([p.text for p in moonstone.passages], is_heading))
+    counts = Counter(s and s.writer for s in section_writers([p.text for p in moonstone.passages], is_heading))
     assert counts["Miss Clack"] > 400 and counts["Gabriel Betteredge"] > 1000 and counts["Franklin Blake"] > 800
     plain = load_document(DATA / "books" / "1342-pride-and-prejudice.txt")
     assert not any(section_writers([p.text for p in plain.passages], is_heading))

@@ -13,7 +13,7 @@ import numpy as np
 from ..documents import Document
 from ..documents.segment import is_heading, is_title_line
 from ..nlp.names import Name, parse_name
-from ..nlp.narrator import section_writers
+from ..nlp.narrator import Section, section_writers
 from .characters import CharacterIndex, FormKey, FormStats, cluster_names, elder_surnames
 from .namesakes import late_namesakes
 from .records import Annotations, Mention, Pronoun
@@ -151,29 +151,37 @@ class IndexedBook:
         return out
 
     @cached_property
-    def section_narrators(self) -> list[Name | None] | None:
+    def sections(self) -> list[Section | None] | None:
         """In a book made of several narrators' journals, diaries and letters (Dracula; The
-        Moonstone's narratives), each passage's writer (:func:`~beyondfind.nlp.narrator.section_writers`),
-        whose "I" it is; None for any other book."""
+        Moonstone's narratives), each passage's section (:func:`~beyondfind.nlp.narrator.section_writers`),
+        whose writer's "I" it holds; None for any other book."""
         if self.annotations.narrator or not self.annotations.narrators:
             return None
-        writers = section_writers([p.text for p in self.passages], is_heading)
-        if not any(writers):
+        sections = section_writers([p.text for p in self.passages], is_heading)
+        return sections if any(sections) else None
+
+    @cached_property
+    def section_narrators(self) -> list[Name | None] | None:
+        """:attr:`sections`' writers as names."""
+        if self.sections is None:
             return None
         parsed: dict[str, Name] = {}
-        return [None if w is None else parsed.setdefault(w, parse_name(w)) for w in writers]
+        return [None if s is None else parsed.setdefault(s.writer, parse_name(s.writer)) for s in self.sections]
 
     @cached_property
     def narrator_pronouns(self) -> list[tuple[tuple[tuple[int, int, str], ...], frozenset[int]]]:
         """Per passage, its narrator pronouns that no name antecedent explains, as (start, end,
         text), and the sentences holding them: the narrator's, or in a section of a book of several
-        narrators (:attr:`section_narrators`), its writer's first-person pronouns outside quotes."""
+        narrators (:attr:`sections`), its writer's first-person pronouns — outside quotes, or in a
+        letter anywhere."""
         rows: list[list[tuple[int, int, str]]] = [[] for _ in self.passages]
         sentences: list[set[int]] = [set() for _ in self.passages]
-        sections = self.section_narrators
+        sections = self.sections or ()
         for p in self.annotations.pronouns:
-            if p.antecedent is None and (p.narrator or (sections is not None and sections[p.passage] is not None
-                                                        and p.person == 1 and not p.in_quote)):
+            section = sections[p.passage] if sections else None
+            # a letter's paragraphs may be set in quotes, a journal's quotes are what others said
+            if p.antecedent is None and (p.narrator or (section is not None and p.person == 1
+                                                        and (section.letter or not p.in_quote))):
                 rows[p.passage].append((p.start, p.end, p.text))
                 sentences[p.passage].add(p.sentence)
         return [(tuple(r), frozenset(s)) for r, s in zip(rows, sentences)]

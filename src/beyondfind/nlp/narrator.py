@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 FIRST_PERSON_SHARE = 0.008
 FIRST_PERSON_PASSAGES = 0.25
@@ -247,34 +248,56 @@ def detect_narrator(passages: Sequence[str], chapters: Sequence[str | None] | No
 # a section's heading that names who writes it: "_Dr. Seward's Diary._", "MINA HARKER'S JOURNAL", "Dr.
 # Seward's Phonograph Diary, spoken by Van Helsing"; "_Letter, Lucy Westenra to Mina Murray_", "Telegram
 # from Arthur Holmwood to …", "Memorandum left by Lucy Westenra"; The Moonstone's "Contributed by MISS CLACK"
-_DIARY_HEADING = re.compile(r"(?P<who>[A-Z][\w.’' -]{1,60}?)['’]s\s+(?:phonograph\s+)?(?:journal|diary|memorandum)\b"
+_DIARY_HEADING = re.compile(r"(?P<who>[A-Z][\w.’' -]{1,60}?)['’]s\s+"
+                            r"(?:phonograph\s+)?(?:journal|diary|memorandum)\b"
                             r"(?:.*?\bspoken by (?P<speaker>[A-Z][\w.’' -]{1,40}?)[._,]*\s*$)?", re.IGNORECASE)
-_LETTER_HEADING = re.compile(r"(?:letter|telegram|note|memorandum)\b(?:\s*\([^)]*\))?,?\s+(?:left\s+)?(?:from\s+|by\s+)?"
+_LETTER_HEADING = re.compile(r"(?:letter|telegram|note|memorandum)\b(?:\s*\([^)]*\))?,?\s+"
+                             r"(?:left\s+)?(?:from\s+|by\s+)?"
                              r"(?P<who>[A-Z][\w.’' &-]*?)(?=,|\s+to\s|\s+in\s|[._]*\s*$)", re.IGNORECASE)
 _ROMAN_HEADING = re.compile(r"[IVXLC]+\.?")   # a chapter numbered alone, as The Moonstone's "I", "II"
 _DATED_ENTRY = re.compile(r"_[^_\n]{1,80}_\s*[.,:]?\s*(?:--|—)")   # "_3 May. Bistritz._--Left Munich…"
 SECTION_HEADING_WORDS = 16   # a section's heading is this short
 
 
-def section_writers(passages: Sequence[str], is_heading=lambda text: False) -> list[str | None]:
-    """Per passage, who writes the journal, diary, letter or narrative it belongs to, in a book made of
-    them (Dracula; The Moonstone's narratives): the name a heading gives, until the next heading that
-    names another writer or none (a newspaper cutting, a ship's log); None outside such sections.
+class Section(NamedTuple):
+    """Who writes a passage of a book of several narrators, and whether it is a letter (whose
+    paragraphs a book may set in quotes: Dracula's letters)."""
+
+    writer: str
+    letter: bool = False
+
+
+def _section_heading(text: str, is_heading: Callable[[str], bool]) -> tuple[bool, Section | None]:
+    """Whether ``text`` is a section's heading, and the section it opens (None for a heading that
+    names no writer: a newspaper cutting, a ship's log). A chapter heading, a dated entry or a
+    quotation is none."""
+    head = text.strip().strip("_").strip()
+    if (len(head.split()) > SECTION_HEADING_WORDS or head.startswith(("\"", "“", "'", "‘"))
+            or _DATED_ENTRY.match(text.strip()) or is_heading(text) or _ROMAN_HEADING.fullmatch(head)):
+        return False, None
+    for pattern, letter in ((_DIARY_HEADING, False), (_LETTER_HEADING, True), (_NARRATIVE_HEADING, False)):
+        m = pattern.match(head)
+        if m:
+            groups = m.groupdict()
+            found = groups.get("speaker") or groups.get("who") or m.group(1)
+            return True, Section(_display(found.strip(" .,_")), letter)
+    return text.strip().startswith("_") or head.isupper(), None
+
+
+def section_writers(passages: Sequence[str], is_heading: Callable[[str], bool] = lambda text: False
+                    ) -> list[Section | None]:
+    """Per passage, the journal, diary, letter or narrative it belongs to in a book made of them
+    (Dracula; The Moonstone's narratives): the writer a heading names, until the next heading that
+    names another or none (a newspaper cutting, a ship's log); None outside such sections.
     ``is_heading``: a chapter heading, which does not end a section (The Moonstone's narratives run
     over several chapters)."""
-    out: list[str | None] = []
-    writer = None
+    out: list[Section | None] = []
+    section = None
     for text in passages:
-        head = text.strip().strip("_").strip()
-        if len(head.split()) <= SECTION_HEADING_WORDS and not head.startswith(("\"", "“", "'", "‘")) \
-                and not _DATED_ENTRY.match(text.strip()) and not is_heading(text) and not _ROMAN_HEADING.fullmatch(head):
-            m = _DIARY_HEADING.match(head) or _LETTER_HEADING.match(head) or _NARRATIVE_HEADING.match(head)
-            if m:
-                found = m.groupdict().get("speaker") or (m.group("who") if "who" in m.groupdict() else m.group(1))
-                writer = _display(found.strip(" .,_")) if found else None
-            elif text.strip().startswith("_") or head.isupper():
-                writer = None   # a heading that names no writer: "CUTTING FROM "THE DAILYGRAPH"", "_Whitby_"
-        out.append(writer)
+        heading, opened = _section_heading(text, is_heading)
+        if heading:
+            section = opened
+        out.append(section)
     return out
 
 
