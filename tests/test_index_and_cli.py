@@ -223,6 +223,7 @@ def test_entities_table_says_when_several_narrators_tell_the_book(tmp_path, caps
     assert main(["entities", str(path), "--library", library, "--format", "table"]) == 0
     table = capsys.readouterr().out
     assert table.splitlines()[0].startswith("told by several narrators: Gabriel Betteredge / Miss Clack")
+    assert "counts for its writer" in table.splitlines()[0]
     assert "[narrator]" not in table
 
 

@@ -98,7 +98,9 @@ def run_entities(args) -> int:
     else:
         narrators = book.annotations.narrators
         if len(narrators) > 1 and not book.annotations.narrator:
-            print(f"told by several narrators: {' / '.join(narrators)} (their \"I\" counts for none of them)")
+            whose = ("each journal's, letter's or narrative's \"I\" counts for its writer" if book.sections
+                     else "their \"I\" counts for none of them")
+            print(f"told by several narrators: {' / '.join(narrators)} ({whose})")
         for e in ents:
             note = "  [narrator]" if e.narrator else f"  [may be: {' / '.join(e.ambiguous[:4])}]" if e.ambiguous else ""
             print(f"{e.mentions:6}  {e.label:4}  {e.name}" + (f"  ({' / '.join(e.aliases[:6])})" if e.aliases else "")
