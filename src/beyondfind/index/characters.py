@@ -346,10 +346,9 @@ def _roles(forms: list[_Form], first_names: frozenset[str]) -> None:
             f.first = w
         else:
             f.surname = w
+        rarer, commoner = sorted((first_in_full[w], last_in_full[w]))
         f.both_roles = (f.honorific is None and len(f.words) == 1 and w in first_names
-                        and min(first_in_full[w], last_in_full[w]) >= BOTH_ROLES_USES
-                        and min(first_in_full[w], last_in_full[w]) >= BOTH_ROLES_SHARE * max(first_in_full[w],
-                                                                                              last_in_full[w]))
+                        and rarer >= BOTH_ROLES_USES and rarer >= BOTH_ROLES_SHARE * commoner)
 
 
 def _described(form: _Form) -> bool:
