@@ -199,3 +199,19 @@ def test_a_name_written_in_italics_is_written_out():
     assert len(written) >= text.count("Pharaon") - 2 and "_Pharaon_" not in written
     assert not lrm._written_out(parse_name("the Pharaon")).findall("the Pharaonic age, Pharaon2")
     assert lrm._any_case(parse_name("Pap")).findall("said _Pap_, not papa") == ["Pap"]
+
+
+def test_a_passage_set_as_a_title_is_no_candidate(huck):
+    """Huckleberry Finn's contents ("CHAPTER I. Civilizing Huck.--Miss Watson.--Tom Sawyer Waits.")
+    and its illustrations' captions ("Miss Watson's Lecture") name Miss Watson and describe nothing;
+    LRM and LDM ranked them among her passages (of 127 judged title passages one is Good). Ctrl-F
+    still finds them."""
+    from beyondfind.books import rank_passages
+
+    titles = {i for i in huck.title_passages if "Miss Watson" in huck.passages[i].text}
+    assert len(titles) >= 3
+    assert titles <= {s.passage for s in rank_passages(huck, "Miss Watson", method="find", top=None)}
+    prose = {i for i, p in enumerate(huck.passages) if "Miss Watson" in p.text} - titles
+    for method in ("lrm", "ldm"):
+        ranked = {s.passage for s in rank_passages(huck, "Miss Watson", method=method, top=None)}
+        assert prose <= ranked and not ranked & titles

@@ -153,8 +153,10 @@ def candidate_passages(book: IndexedBook, query: Name, entity_text: str) -> list
 
 
 def _candidates_with(book: IndexedBook, query: Name, exact_counts: np.ndarray) -> list[int]:
-    """:func:`candidate_passages` from the per-passage counts of the exact string (read once per query)."""
-    return sorted(set(candidate_passages_lrm(book, query)) | set(np.flatnonzero(exact_counts).tolist()))
+    """:func:`candidate_passages` from the per-passage counts of the exact string (read once per
+    query); a title passage is none (:attr:`IndexedBook.title_passages`)."""
+    written = set(np.flatnonzero(exact_counts).tolist()) - book.title_passages
+    return sorted(set(candidate_passages_lrm(book, query)) | written)
 
 
 def _keyword_count(book: IndexedBook, i: int) -> int:

@@ -377,7 +377,9 @@ def candidate_passages_lrm(book: IndexedBook, query: Name) -> list[int]:
     does, or narrator pronouns when the narrator shares a word with the query (or, in a book of several
     narrators' diaries and letters, in the sections the query writes); for a place, also
     passages where its name is written out but NER saw none, and for a person the book never tags,
-    passages where its words are written."""
+    passages where its words are written. Never a passage set as a title — a heading, a table of
+    contents, a letter's superscription (:attr:`IndexedBook.title_passages`): it names the entity
+    and describes nothing."""
     words = book.match_words(query)
     out: set[int] = set()
     pattern = _written_unrecognised(book, query, query_label(book, query))
@@ -386,7 +388,7 @@ def candidate_passages_lrm(book: IndexedBook, query: Name) -> list[int]:
     with_names, with_antecedents = _passages_sharing(book, words)
     out |= with_names | with_antecedents
     out |= book.narrated_passages(query)
-    return sorted(out)
+    return sorted(out - book.title_passages)
 
 
 def _phrase_tf(book: IndexedBook, passage: int, query: Name) -> float:
