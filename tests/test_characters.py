@@ -1239,3 +1239,29 @@ def test_each_journal_letter_and_narrative_of_a_book_of_several_narrators_is_its
     assert counts["Miss Clack"] > 400 and counts["Gabriel Betteredge"] > 1000 and counts["Franklin Blake"] > 800
     plain = load_document(DATA / "books" / "1342-pride-and-prejudice.txt")
     assert not any(section_writers([p.text for p in plain.passages], is_heading))
+
+
+def test_a_name_broken_off_by_a_dash_is_the_name_it_begins(huck):
+    """Huck stammers "Silas Ph--" once, after "Silas Phelps" is written once: as a full name of its
+    own the broken-off form tied with the whole one, so "Uncle Silas" ×19 and the bare "Silas" joined
+    neither and a query for Silas Phelps counted one mention and the pronouns linked to it."""
+    def forms(broken_off):
+        return {(None, "silas phelps"): FormStats(1), (None, "silas ph"): FormStats(1, broken_off=broken_off),
+                ("uncle", "silas"): FormStats(19), (None, "silas"): FormStats(5), ("aunt", "sally"): FormStats(45)}
+
+    index = cluster_names(forms(True))
+    assert _same(index, "Silas Phelps", "Uncle Silas") and _same(index, "Silas", "Silas Phelps")
+    assert index.character_of[(None, "silas ph")] == index.character_of[("uncle", "silas")]
+    assert not _same(index, "Aunt Sally", "Uncle Silas")
+    assert not _same(cluster_names(forms(False)), "Silas Phelps", "Uncle Silas")   # a name of its own: they tie
+    # a word cut short that begins two names stays apart: "Un--" of "Union" and "Un-dead"
+    two = cluster_names({(None, "union"): FormStats(3), (None, "un-dead"): FormStats(3),
+                         (None, "un"): FormStats(2, broken_off=True)})
+    assert len({two.character_of[(None, w)] for w in ("union", "un-dead", "un")}) == 3
+
+    silas = huck.characters.lookup(parse_name("Silas Phelps"))
+    assert {("uncle", "silas"), (None, "silas"), (None, "silas ph")} <= set(silas.forms) and silas.mentions >= 25
+    from beyondfind.retrieval import lrm
+
+    ranked = lrm.rank(huck, parse_name("Silas Phelps"), explain=True)
+    assert sum(1 for s in ranked if any("Silas" in text for _a, _b, text, _e in s.explain["names"])) >= 15

@@ -19,6 +19,8 @@ from .namesakes import late_namesakes
 from .records import Annotations, Mention, Pronoun
 from .titles import title_name, titled_names
 
+DASHES = ("-", "\u2013", "\u2014")   # a name broken off: "Silas Ph--", "Tom Saw\u2014"
+DASHES_AFTER = frozenset(DASHES)
 NICKNAME_WINDOW = 1500   # characters: a nickname's mentions this near its character's are evidence they are one
 
 
@@ -242,11 +244,15 @@ class IndexedBook:
         """The book's name forms clustered into characters (:mod:`beyondfind.index.characters`)."""
         labels: dict[FormKey, Counter] = defaultdict(Counter)
         positions: dict[FormKey, list[int]] = defaultdict(list)
+        whole: set[FormKey] = set()   # forms written at least once without a dash breaking them off
         in_prose = self.story_forms
+        text = self.document.text
         for nms in self.names_by_passage:
             for nm in nms:
                 labels[nm.form][nm.label] += 1
                 positions[nm.form].append(nm.mention.start)
+                if not (nm.mention.text.endswith(DASHES) or text[nm.mention.end:nm.mention.end + 1] in DASHES_AFTER):
+                    whole.add(nm.form)
         pron: dict[FormKey, Counter] = defaultdict(Counter)
         for p in self.annotations.pronouns:
             ante = self.mention_by_id.get(p.antecedent) if p.antecedent is not None else None
@@ -257,7 +263,7 @@ class IndexedBook:
             g = pron[key].most_common(1)
             evidence = g[0][0] if g and g[0][1] >= 3 and g[0][1] >= 0.75 * sum(pron[key].values()) else None
             stats[key] = FormStats.from_positions(positions[key], lab.most_common(1)[0][0], evidence,
-                                                  titles_only=key not in in_prose)
+                                                  titles_only=key not in in_prose, broken_off=key not in whole)
         narrator = self.narrator
         also_near = {}
         if narrator is not None and (narrator.honorific, narrator.key) in stats:

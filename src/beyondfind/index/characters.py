@@ -122,11 +122,13 @@ class FormStats:
     # every mention is in a title line (a heading, a table of contents, a byline): such a form
     # names no one in the story by itself ("Tom Astonishes the School", "By Jane Austen")
     titles_only: bool = False
+    # every mention is broken off by a dash ("Silas Ph--"): see _cut_short
+    broken_off: bool = False
 
     @classmethod
-    def from_positions(cls, positions: list[float], label: str = "PER",
-                       pronoun_gender: str | None = None, titles_only: bool = False) -> "FormStats":
-        return cls(len(positions), label, pronoun_gender, tuple(sorted(positions)), titles_only)
+    def from_positions(cls, positions: list[float], label: str = "PER", pronoun_gender: str | None = None,
+                       titles_only: bool = False, broken_off: bool = False) -> "FormStats":
+        return cls(len(positions), label, pronoun_gender, tuple(sorted(positions)), titles_only, broken_off)
 
     @property
     def first(self) -> float | None:
@@ -894,6 +896,8 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
     male, female = _first_names()
     items = [_Form(k, k[0], form_words(k[1]) if s.label == "PER" else place_words(k[1]), s)
              for k, s in forms.items() if k[1]]
+    cut_short = _cut_short(items)
+    items = [f for f in items if all(f is not cut for cut, _whole in cut_short)]
     for f in items:
         f.apart = frozenset(k for pair in apart if f.key in pair for k in pair if k != f.key)
     _roles(items, male | female)
@@ -976,6 +980,10 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
     members, cluster_of, readings = _merge(members, cluster_of, readings, joins)
     joins = _join_titled_variants(members, readings, married_first)
     members, cluster_of, readings = _merge(members, cluster_of, readings, joins)
+    for f, whole in cut_short:
+        cluster_of[f.key] = cluster_of[whole.key]
+        readings[f.key] = readings[whole.key]
+        members[cluster_of[f.key]].append(f)
 
     characters = []
     for cid, ms in enumerate(members):
@@ -990,6 +998,25 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
                                     genders.pop() if len(genders) == 1 else None,
                                     readings[ms[0].key] if ambiguous else ()))
     return CharacterIndex(tuple(characters), cluster_of, readings)
+
+
+def _cut_short(items: Sequence[_Form]) -> list[tuple[_Form, _Form]]:
+    """A person's form broken off by a dash every time it is written (Huckleberry Finn stammers
+    "Silas Ph--") is the one form it begins: the same honorific and words, the last cut short (at
+    least two letters of it kept). It takes no part in the clustering — as a full name of its own it
+    tied with "Silas Phelps" (once each), so "Uncle Silas" ×19 and the bare "Silas" joined neither
+    and a query for Silas Phelps counted one mention — and joins that form's character at the end.
+    Returns (the broken-off form, the form it begins) pairs."""
+    out = []
+    for f in items:
+        if not f.stats.broken_off or f.stats.label != "PER" or len(f.words[-1]) < 2:
+            continue
+        wholes = [g for g in items if g is not f and g.honorific == f.honorific and g.stats.label == "PER"
+                  and len(g.words) == len(f.words) and g.words[:-1] == f.words[:-1]
+                  and len(g.words[-1]) > len(f.words[-1]) and g.words[-1].startswith(f.words[-1])]
+        if len(wholes) == 1:
+            out.append((f, wholes[0]))
+    return out
 
 
 def _merge(members: list[list[_Form]], cluster_of: dict[FormKey, int], readings: dict[FormKey, tuple[int, ...]],
