@@ -104,7 +104,7 @@ def test_length_reward_and_saturation_formulas():
 
 def test_short_passage_scores_zero_under_default_pivot():
     mention = Mention(0, 0, 0, 0, 9, "Mary Jane", "PER", True, "mary jane", None, False, False)
-    doc = Document("t", "txt", "Mary Jane", (Passage(0, 0, 9, "Mary Jane"),), "0" * 64)
+    doc = Document("t", "txt", "Mary Jane came.", (Passage(0, 0, 15, "Mary Jane came."),), "0" * 64)
     book = IndexedBook(1, doc, Annotations((), (mention,), (), (), None, "t"))
     [only] = lrm.rank(book, parse_name("Mary Jane"))
     assert only.passage == 0 and only.score == 0.0
