@@ -63,14 +63,25 @@ def is_heading(block: str) -> bool:
 def is_contents(block: str) -> bool:
     """A table of contents' list: three lines or more, nearly all set as titles
     (:func:`is_title_line`: "ONE  PLAYING PILGRIMS", "TWO  A MERRY CHRISTMAS")."""
-    lines = [line for line in block.splitlines() if line.strip()]
-    return len(lines) >= 3 and sum(map(is_title_line, lines)) >= 0.8 * len(lines)
+    most = block.count("\n") + 1   # lines, blank ones too: every passage is asked, and a paragraph
+    if most < 3:                     # of prose stops at its first lines
+        return False
+    lines = misses = 0
+    for line in block.splitlines():
+        if line.strip():
+            lines += 1
+            if not is_title_line(line):
+                misses += 1
+                if misses > 0.2 * most:
+                    return False
+    return lines >= 3 and misses <= 0.2 * lines
 
 
 # words a title leaves lowercase ("Tom Swims the River", "Pride and Prejudice, by Jane Austen")
 _TITLE_SMALL_WORDS = frozenset("a an the and or nor but of in on at to by for from with upon into as her his its "
                                "their our my your vs via".split())
 _SENTENCE_END = tuple(".!?\"”’':;")
+_WORD = re.compile(r"[^\W\d_][\w'’-]*")
 TITLE_LINE_WORDS = 30
 
 
@@ -88,10 +99,13 @@ def is_title_line(block: str) -> bool:
     text = block.strip()
     if text.count("\n") > 2 or text.endswith(_SENTENCE_END):   # most prose stops here, before the regex
         return False
-    words = re.findall(r"[^\W\d_][\w'’-]*", text)
-    if not words or len(words) > TITLE_LINE_WORDS:
-        return False
-    return all(w[0].isupper() or w.lower() in _TITLE_SMALL_WORDS for w in words)
+    words = 0
+    for m in _WORD.finditer(text):   # a line of prose stops at its first word in lower case
+        w = m.group()
+        words += 1
+        if words > TITLE_LINE_WORDS or not (w[0].isupper() or w.lower() in _TITLE_SMALL_WORDS):
+            return False
+    return words > 0
 
 
 OPENING_TITLE_WORDS = 12

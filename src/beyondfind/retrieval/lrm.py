@@ -378,7 +378,7 @@ def candidate_passages_lrm(book: IndexedBook, query: Name) -> list[int]:
     narrators' diaries and letters, in the sections the query writes); for a place, also
     passages where its name is written out but NER saw none, and for a person the book never tags,
     passages where its words are written. Never a passage set as a title — a heading, a table of
-    contents, a letter's superscription (:attr:`IndexedBook.title_passages`): it names the entity
+    contents, a letter's superscription (:meth:`IndexedBook.is_title_passage`): it names the entity
     and describes nothing."""
     words = book.match_words(query)
     out: set[int] = set()
@@ -388,7 +388,7 @@ def candidate_passages_lrm(book: IndexedBook, query: Name) -> list[int]:
     with_names, with_antecedents = _passages_sharing(book, words)
     out |= with_names | with_antecedents
     out |= book.narrated_passages(query)
-    return sorted(out - book.title_passages)
+    return sorted(i for i in out if not book.is_title_passage(i))
 
 
 def _phrase_tf(book: IndexedBook, passage: int, query: Name) -> float:
