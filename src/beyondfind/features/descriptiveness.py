@@ -153,10 +153,8 @@ def candidate_passages(book: IndexedBook, query: Name, entity_text: str) -> list
 
 
 def _candidates_with(book: IndexedBook, query: Name, exact_counts: np.ndarray) -> list[int]:
-    """:func:`candidate_passages` from the per-passage counts of the exact string (read once per
-    query); a title passage is none (:meth:`IndexedBook.is_title_passage`)."""
-    written = {i for i in np.flatnonzero(exact_counts).tolist() if not book.is_title_passage(i)}
-    return sorted(set(candidate_passages_lrm(book, query)) | written)
+    """:func:`candidate_passages` from the per-passage counts of the exact string (read once per query)."""
+    return sorted(set(candidate_passages_lrm(book, query)) | set(np.flatnonzero(exact_counts).tolist()))
 
 
 def _keyword_count(book: IndexedBook, i: int) -> int:

@@ -33,7 +33,7 @@ from ..features.descriptiveness import FEATURE_DESCRIPTIONS, marks_between
 from ..features.text_signal import TextExample, TextModel, fit, fit_excluding
 from ..index import IndexedBook
 from ..nlp.names import Name, parse_name
-from ..retrieval.lrm import LRMSettings
+from ..retrieval.lrm import LRMSettings, shown
 from ..retrieval.ranking import Scored, sort_scored
 from .calibration import Calibration
 from .fusion import fused, ranks
@@ -239,20 +239,25 @@ def ranking_scores(model: LDMModel, fm: FeatureMatrix,
 
 def rank_ldm(book: IndexedBook, query: Name, entity_text: str | None = None, settings: LRMSettings = LRMSettings(),
              explain: bool = False, model: LDMModel | None = None, text_model: TextModel | None = None) -> list[Scored]:
-    """Candidates best first; a calibrated model's score is the probability that the passage is
-    Good or Perfect (0–1), otherwise LambdaMART's raw score (a place: the fused score, 0–1)."""
+    """Candidates best first, none set as a title (:func:`~beyondfind.retrieval.lrm.shown`); a
+    calibrated model's score is the probability that the passage is Good or Perfect (0–1),
+    otherwise LambdaMART's raw score (a place: the fused score, 0–1)."""
     model = model or load_model()
     fm = extract_features(book, query, entity_text or " ".join(query.words), settings, text_model)
     if not fm.passages:
         return []
     raw = model.predict(fm)
     scores, rankings = ranking_scores(model, fm, raw)
+    visible = set(shown(book, fm.passages))
     if not explain:   # sort_scored's order (score descending, ties in book order) without a Python sort
         order = np.lexsort((np.asarray(fm.passages), -scores))
-        return [Scored(fm.passages[k], s) for k, s in zip(order.tolist(), scores[order].tolist())]
+        return [Scored(fm.passages[k], s) for k, s in zip(order.tolist(), scores[order].tolist())
+                if fm.passages[k] in visible]
     contrib = model.contributions(fm)
     out = []
     for k, i in enumerate(fm.passages):
+        if i not in visible:
+            continue
         info = {**explanation(model, fm, contrib[k], k), "ldm_raw": round(float(raw[k]), 4)}
         if rankings is not None:
             info["fused_ranks"] = {m: (int(r[k]) if np.isfinite(r[k]) else None) for m, r in rankings.items()}
