@@ -227,7 +227,7 @@ class IndexedBook:
         :func:`~beyondfind.documents.segment.is_title_line`) or a whole table of contents
         (:func:`~beyondfind.documents.segment.is_contents`). Such passages name people and places
         but describe none: of the 127 among the judged ones, one is Good, none Perfect. Decided
-        once per passage, when asked (all of War and Peace's 12,110 take ~80 ms)."""
+        once per passage, when asked (all of War and Peace's 12,110 take ~40 ms)."""
         flags = self.cache.setdefault("title_passage", {})
         if passage not in flags:
             text = self.passages[passage].text
