@@ -192,10 +192,10 @@ class RecordSpool:
                      "AND (honorific IS NOT NULL) = ? AND label = ?", forms)
 
     def name_nominals(self, rows: Iterable[tuple[str, str, int]]) -> None:
-        """Nominal mentions ``(name text, key, id)`` become names written ``text``, their span cut to it
-        ("Stubb’s" → "Stubb")."""
-        self._update('UPDATE mentions SET is_name = 1, text = ?1, "end" = start + length(?1), key = ?2 '
-                     "WHERE id = ?3 AND is_name = 0", rows)
+        """Nominal mentions ``(name text, key, id)`` become person names written ``text``, their span
+        cut to it ("Stubb’s" → "Stubb")."""
+        self._update('UPDATE mentions SET is_name = 1, label = \'PER\', text = ?1, "end" = start + length(?1), '
+                     "key = ?2 WHERE id = ?3 AND is_name = 0", rows)
 
     def rename(self, rows: Iterable[tuple[int, str, str, str | None, int]]) -> None:
         """Name mentions ``(start, text, key, honorific, id)`` get a later start and the name written
@@ -277,6 +277,13 @@ class RecordSpool:
         """``(id, start, its sentence's start, text)`` of the PER mentions that are no names."""
         return self.conn.execute("SELECT m.id, m.start, s.start, m.text FROM mentions m JOIN sentences s "
                                  "ON s.idx = m.sentence WHERE m.is_name = 0 AND m.label = 'PER' ORDER BY m.id")
+
+    def place_nominals(self) -> Iterator[tuple[int, int, int, str]]:
+        """``(id, start, its sentence's start, text)`` of the place and organisation mentions that
+        are no names."""
+        return self.conn.execute("SELECT m.id, m.start, s.start, m.text FROM mentions m JOIN sentences s "
+                                 "ON s.idx = m.sentence WHERE m.is_name = 0 AND m.label IN ('GPE', 'LOC', 'FAC', 'ORG') "
+                                 "ORDER BY m.id")
 
     def candidates(self) -> Iterator[Candidate]:
         for row in self.conn.execute("SELECT * FROM candidates ORDER BY rowid"):
