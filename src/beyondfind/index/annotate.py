@@ -206,10 +206,10 @@ def _name_persons_read_as_nouns(document: Document, spool: RecordSpool, evidence
     # 13 of ~800; only for a person named at least STRONG_PERSON times, five times as often as the
     # word is anything else (a name of another label the later passes may still make a person's,
     # or such a nominal)
-    places = [(row, *one_word(row[3])) for row in spool.place_nominals()]
-    elsewhere = Counter(key for _row, _word, key in places if key)
-    other = spool.key_counts(per=False)
-    for (mention_id, _start, _sentence_start, _written), word, key in places:
+    elsewhere = Counter(one_word(row[3])[1] for row in spool.place_nominals())   # two streams: a long
+    other = spool.key_counts(per=False)                                          # text has many "the house"
+    for mention_id, _start, _sentence_start, written in spool.place_nominals():
+        word, key = one_word(written)
         if (key in known and per_counts[key] >= STRONG_PERSON
                 and per_counts[key] >= 5 * (elsewhere[key] + other.get(key, 0))):
             named.append((word, key, mention_id))
