@@ -20,7 +20,6 @@ from .records import Annotations, Mention, Pronoun
 from .titles import title_name, titled_names
 
 DASHES = ("-", "\u2013", "\u2014")   # a name broken off: "Silas Ph--", "Tom Saw\u2014"
-DASHES_AFTER = frozenset(DASHES)
 NICKNAME_WINDOW = 1500   # characters: a nickname's mentions this near its character's are evidence they are one
 
 
@@ -253,7 +252,7 @@ class IndexedBook:
             for nm in nms:
                 labels[nm.form][nm.label] += 1
                 positions[nm.form].append(nm.mention.start)
-                if not (nm.mention.text.endswith(DASHES) or text[nm.mention.end:nm.mention.end + 1] in DASHES_AFTER):
+                if not (nm.mention.text.endswith(DASHES) or text[nm.mention.end:nm.mention.end + 1] in DASHES):
                     whole.add(nm.form)
         pron: dict[FormKey, Counter] = defaultdict(Counter)
         for p in self.annotations.pronouns:
