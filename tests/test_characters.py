@@ -591,6 +591,23 @@ def test_a_person_the_tagger_typed_a_place_is_still_a_person(tmp_path, nlp):
         assert any(m.start == at for m in peggotty)
 
 
+def test_a_name_written_in_two_parts_is_one_name_and_ties_a_nickname_to_its_character(tmp_path, nlp):
+    """Indexed for real: Wuthering Heights' chapters 9–12. The tagger took "Dean" of "called Nelly
+    Dean was waiting" (and the parser put a sentence break before it) and propagation the "Nelly"
+    (a known name): two names, so "Nelly Dean" was no form of the book and nothing tied Nelly (×85
+    in the book) to Ellen Dean — three rows for the housekeeper who tells most of the story."""
+    from beyondfind.index.entities import list_entities
+
+    book = _indexed_excerpt(tmp_path, nlp, "768-wuthering-heights.txt", 150_000, 260_000)
+    text = book.document.text
+    at = text.index("called Nelly Dean was") + len("called ")
+    names = [(m.start, m.end, m.text) for m in book.annotations.mentions if m.is_name and m.label == "PER"]
+    assert (at, at + len("Nelly Dean"), "Nelly Dean") in names
+    assert not any(at < start < at + len("Nelly Dean") for start, _end, _t in names)
+    nelly = next(e for e in list_entities(book) if "Nelly Dean" in (e.name, *e.aliases))
+    assert {"Nelly", "Ellen Dean"} <= {nelly.name, *nelly.aliases}
+
+
 def test_little_womens_marches_are_people_and_jo_is_she(tmp_path, nlp):
     """Indexed for real: Little Women's first chapters. "March" is a month, so `Mrs. March` and `Aunt
     March` were a title and a DATE, or names dropped as never-names; "Jo" is a man's and a woman's

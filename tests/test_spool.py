@@ -51,6 +51,47 @@ def test_added_mentions_are_numbered_in_reading_order(tmp_path):
         (0, "Tom", "propagated"), (1, "Jane", "ner"), (2, "Jane", "ner")]
 
 
+def test_a_name_that_takes_in_the_next_leaves_the_mentions_numbered_in_reading_order(tmp_path):
+    with RecordSpool(tmp_path) as spool:
+        spool.add(_batch(0, 0))
+        spool.add(_batch(1, 100))
+        dean = Mention(99, 0, 1, 17, 21, "Dean", "PER", True, "dean", None, False, False)
+        spool.insert_mentions([dean])
+        assert [row[0] for row in spool.name_spans()] == [0, 1, 2]
+        spool.join_names([(21, "Jane Dean", "jane dean", None, True, 0, 1)])
+        ann = spool.annotations(None, "test", ()).materialise()
+    assert [(m.id, m.start, m.end, m.text, m.key, m.is_subject) for m in ann.mentions] == [
+        (0, 12, 21, "Jane Dean", "jane dean", True), (1, 112, 116, "Jane", "jane", True)]
+
+
+def test_names_one_space_apart_join_unless_the_second_is_a_first_name_of_its_own(tmp_path):
+    """"Nelly" + "Dean" is one name ("Mrs. Dean" makes Dean a surname), and so "Amy" + "Lawrence"
+    (a first name, but written as one name with Amy elsewhere); in "Tell Beth Frank asked for her"
+    Frank is a first name the book never titles: two people."""
+    from beyondfind.documents import Document, Passage
+    from beyondfind.index.annotate import _join_split_names
+    from beyondfind.nlp.name_evidence import NameEvidence
+
+    text = "Tell Beth Frank asked for her. Nelly Dean came. Mrs. Dean smiled. Amy Lawrence, Amy Lawrence, Amy Lawrence."
+    doc = Document("t.txt", "txt", text, (Passage(0, 0, len(text), text),), "0" * 64)
+
+    def name(i, written, start, honorific=None):
+        key = written.split(" ", 1)[-1].lower() if honorific else written.lower()
+        return Mention(i, 0, 0, start, start + len(written), written, "PER", True, key, honorific, False, False)
+
+    mentions = [name(0, "Beth", 5), name(1, "Frank", 10), name(2, "Nelly", 31), name(3, "Dean", 37),
+                name(4, "Mrs. Dean", 48, "mrs"), name(5, "Amy Lawrence", 66), name(6, "Amy Lawrence", 80),
+                name(7, "Amy", 94), name(8, "Lawrence", 98)]
+    assert all(text[m.start:m.end] == m.text for m in mentions)
+    with RecordSpool(tmp_path) as spool:
+        spool.add(Batch([Sentence(0, 0, 0, len(text))], mentions, [], [], [], []))
+        _join_split_names(doc, spool, NameEvidence(text))
+        ann = spool.annotations(None, "test", ()).materialise()
+    assert [(m.id, m.text, m.key) for m in ann.mentions] == [
+        (0, "Beth", "beth"), (1, "Frank", "frank"), (2, "Nelly Dean", "nelly dean"), (3, "Mrs. Dean", "dean"),
+        (4, "Amy Lawrence", "amy lawrence"), (5, "Amy Lawrence", "amy lawrence"), (6, "Amy Lawrence", "amy lawrence")]
+
+
 def test_scratch_file_is_removed_when_indexing_fails(tmp_path, nlp, monkeypatch):
     scratch = tmp_path / "tmp"
     scratch.mkdir()

@@ -221,12 +221,17 @@ def _propagate_names(spool: RecordSpool, evidence: NameEvidence, narrator: str |
 
     A run qualifies when its name key was tagged PER at least twice elsewhere, or is the narrator's
     name (Black Beauty's "Beauty", addressed in dialogue, which the tagger never read as a name), or
-    when it follows an honorific; sentence-initial single words must be known PER names of at least
-    3 mentions.
+    when it follows an honorific, or when its words, one space apart, are each such a name and the
+    first a first name of the lists, none a never-name (Wuthering Heights' "Nelly Dean is lodged",
+    where the tagger found neither; not Les Misérables' "French Revolution", a "French" and a
+    "Revolution" tagged PER now and then, though the lists know a man called French); sentence-initial
+    single words must be known PER names of at least 3 mentions.
     """
     per_counts, known = _person_keys(spool, evidence)
     if narrator:
         known.add(parse_name(narrator).key)
+    male, female = _first_names()
+    first_names = male | female
     added = []
     for run in _runs(spool.candidates()):
         text = " ".join(c.text for c in run)
@@ -234,7 +239,10 @@ def _propagate_names(spool: RecordSpool, evidence: NameEvidence, narrator: str |
         key = name.key
         honor = run[0].text.lower() in STRIP_HONORIFICS and len(run) > 1
         ok = key in known and (not run[0].sent_start or len(run) > 1 or per_counts[key] >= 3)
-        if ok or honor:
+        words = [parse_name(c.text).key for c in run]
+        parts = (len(run) > 1 and all(b.start - a.end == 1 for a, b in zip(run, run[1:]))
+                 and words[0] in first_names and all(w in known and not never_a_name(w, None) for w in words))
+        if ok or honor or parts:
             added.append(Mention(0, run[0].passage, run[0].sentence, run[0].start, run[-1].end, text, "PER", True,
                                  name.key, name.honorific, any(c.is_subject for c in run), run[0].in_quote,
                                  "propagated"))
@@ -288,6 +296,58 @@ def _drop_sentence_openers(document: Document, spool: RecordSpool, evidence: Nam
             if name.key == rest:
                 rows.append((start + gap.end(), written[gap.end():], name.key, name.honorific, mention_id))
     spool.rename(rows)
+
+
+ONE_SPACE = frozenset({" ", "\n"})   # between two words of one line or of a wrapped one
+
+
+def _join_split_names(document: Document, spool: RecordSpool, evidence: NameEvidence) -> None:
+    """Person names one space (or line break) apart are one name when the second has no title:
+    "Nelly" (propagated) + "Dean" (the tagger's) is "Nelly Dean", Anna Karenina's "Agafea" +
+    "Mihalovna" ×47, Monte Cristo's "Edmond" + "Dantès" ×19. The tagger took one part, propagation
+    the other, and each counted as a name of its own — so "Nelly Dean" was no form of the book and
+    nothing tied Nelly to Ellen Dean. The second part may be a name the tagger gave another type
+    when the book knows it as a person's ("'Nelly Dean,' said he", "Dean" LOC). Nothing but a space
+    between them, a sentence break the parser put there is its error ("called Nelly | Dean was
+    waiting"). A titled second name is another person ("Meg Mr. Brooke", a list), and so is one in
+    capitals after one that is not (a signature's "Clara Peggotty BARKIS"); two full names are two
+    (Huckleberry Finn's "Sarah Mary Williams George Elexander Peters", his two aliases at once),
+    and so are a one-word name and a first name of the lists that the book never writes after
+    "Mr.", "Mrs." and the like nor as one name with it: the object of "tell" or "call" before a
+    clause or a name ("Tell Beth Frank asked for her"; "Nelly Dean" stays one, as "Mrs. Dean"
+    makes Dean a surname, and Tom Sawyer's "Amy Lawrence", tagged whole elsewhere)."""
+    _per_counts, known = _person_keys(spool, evidence)
+    male, female = _first_names()
+    surnames = spool.surnames_after(FAMILY_HONORIFICS)
+    text = document.text
+    rows: list[tuple[int, str, str, str | None, bool, int, int]] = []
+    group: list[tuple] = []   # (id, start, end, text, is_subject) of the parts so far
+
+    def continues(start: int, written: str, honorific: str | None, label: str, key: str) -> bool:
+        last = group[-1]
+        return (text[last[2]:start] in ONE_SPACE and honorific is None and (label == "PER" or key in known)
+                and written.isupper() == last[3].isupper()
+                and not (" " in written and any(" " in m[3] for m in group))
+                and not (len(group) == 1 and " " not in last[3] and " " not in written
+                         and (key in male or key in female) and not surnames[key]
+                         and parse_name(f"{last[3]} {written}").key not in known))
+
+    def close() -> None:
+        if len(group) > 1:
+            written = " ".join(m[3] for m in group)   # one line: the span's length, its separators one space
+            name = parse_name(written)
+            subject = any(m[4] for m in group)
+            rows.extend((group[-1][2], written, name.key, name.honorific, subject, group[0][0], m[0])
+                        for m in group[1:])
+
+    for mention_id, start, end, written, honorific, subject, label, key in spool.name_spans():
+        if group and continues(start, written, honorific, label, key):
+            group.append((mention_id, start, end, written, subject))
+            continue
+        close()
+        group = [(mention_id, start, end, written, subject)] if label == "PER" else []
+    close()
+    spool.join_names(rows)
 
 
 def _apply_name_evidence(spool: RecordSpool, evidence: NameEvidence) -> None:
@@ -647,6 +707,7 @@ def annotate_into(spool: RecordSpool, document: Document, nlp, *, batch_size: in
     _apply_name_evidence(spool, evidence)
     _name_calendar_persons(document, spool, evidence)
     _drop_sentence_openers(document, spool, evidence)
+    _join_split_names(document, spool, evidence)
     _resolve(spool, narration.narrator)
     return spool.annotations(narration.narrator, pipeline_id(nlp), narration.narrators)
 

@@ -178,13 +178,34 @@ class RecordSpool:
         c.execute("BEGIN")
         c.executemany("INSERT INTO mentions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                       ((self.mentions + k, *mention_row(m)[1:]) for k, m in enumerate(mentions)))
+        self._renumber()
+        c.execute("COMMIT")
+        self.mentions += len(mentions)
+
+    def join_names(self, rows: Iterable[tuple[int, str, str, str | None, bool, int, int]]) -> None:
+        """Name mentions ``(end, text, key, honorific, is_subject, id, next id)`` take in the name
+        mention ``next id`` after them ("Nelly" + "Dean" → "Nelly Dean"), which goes, and are persons';
+        the mentions are numbered again (before pronouns are linked to them)."""
+        rows = list(rows)
+        if not rows:
+            return
+        c = self.conn
+        c.execute("BEGIN")
+        c.executemany('UPDATE mentions SET "end" = ?, text = ?, key = ?, honorific = ?, is_subject = ?, label = \'PER\' '
+                      "WHERE id = ? AND is_name = 1", (row[:6] for row in rows))
+        c.executemany("DELETE FROM mentions WHERE id = ?", ((row[6],) for row in rows))
+        self._renumber()
+        c.execute("COMMIT")
+        self.mentions -= len(rows)
+
+    def _renumber(self) -> None:
+        """Number all mentions again in reading order: by start, longer first, earlier-added first."""
+        c = self.conn
         c.execute(_MENTIONS.format(name="mentions_ordered"))
         c.execute(f'INSERT INTO mentions_ordered SELECT row_number() OVER (ORDER BY start, "end" DESC, id) - 1, '
                   f'{MENTION_COLUMNS.split(", ", 1)[1]} FROM mentions')
         c.execute("DROP TABLE mentions")
         c.execute("ALTER TABLE mentions_ordered RENAME TO mentions")
-        c.execute("COMMIT")
-        self.mentions += len(mentions)
 
     def unname(self, forms: Iterable[tuple[str, bool, str]]) -> None:
         """Name mentions of these ``(key, has honorific, label)`` forms stop being names."""
@@ -272,6 +293,13 @@ class RecordSpool:
         return self.conn.execute("SELECT m.id, m.start, s.start, m.text, m.key FROM mentions m JOIN sentences s "
                                  "ON s.idx = m.sentence WHERE m.is_name = 1 AND m.label = 'PER' "
                                  "AND m.honorific IS NULL AND m.key LIKE '% %' ORDER BY m.key, m.id")
+
+    def name_spans(self) -> Iterator[tuple[int, int, int, str, str | None, bool, str, str]]:
+        """``(id, start, end, text, honorific, is_subject, label, key)`` of name mentions, by start."""
+        for i, a, b, t, h, sub, lab, k in self.conn.execute(
+                'SELECT id, start, "end", text, honorific, is_subject, label, key FROM mentions '
+                "WHERE is_name = 1 ORDER BY start, id"):
+            yield i, a, b, t, h, bool(sub), lab, k
 
     def person_nominals(self) -> Iterator[tuple[int, int, int, str]]:
         """``(id, start, its sentence's start, text)`` of the PER mentions that are no names."""
