@@ -239,15 +239,21 @@ def _propagate_names(spool: RecordSpool, evidence: NameEvidence, narrator: str |
         key = name.key
         honor = run[0].text.lower() in STRIP_HONORIFICS and len(run) > 1
         ok = key in known and (not run[0].sent_start or len(run) > 1 or per_counts[key] >= 3)
-        words = [parse_name(c.text).key for c in run]
-        parts = (len(run) > 1 and all(b.start - a.end == 1 for a, b in zip(run, run[1:]))
-                 and words[0] in first_names and all(w in known and not never_a_name(w, None) for w in words))
-        if ok or honor or parts:
+        if ok or honor or _known_parts(run, known, first_names):
             added.append(Mention(0, run[0].passage, run[0].sentence, run[0].start, run[-1].end, text, "PER", True,
                                  name.key, name.honorific, any(c.is_subject for c in run), run[0].in_quote,
                                  "propagated"))
     if added:
         spool.insert_mentions(added)
+
+
+def _known_parts(run: list[Candidate], known: set[str], first_names: frozenset[str]) -> bool:
+    """Words one space apart, each a known person's name, none a never-name, the first a first
+    name of the lists: "Nelly Dean" (see :func:`_propagate_names`)."""
+    if len(run) < 2 or any(b.start - a.end != 1 for a, b in zip(run, run[1:])):
+        return False
+    words = [parse_name(c.text).key for c in run]
+    return words[0] in first_names and all(w in known and not never_a_name(w, None) for w in words)
 
 
 def _runs(candidates: Iterable[Candidate]) -> Iterator[list[Candidate]]:
