@@ -92,6 +92,24 @@ def test_names_one_space_apart_join_unless_the_second_is_a_first_name_of_its_own
         (4, "Amy Lawrence", "amy lawrence"), (5, "Amy Lawrence", "amy lawrence"), (6, "Amy Lawrence", "amy lawrence")]
 
 
+def test_an_honorific_opens_the_run_of_the_name_after_it_and_is_never_a_name_alone():
+    """The capitalised words where propagation looks for missed names: "Mrs." (whose period the
+    parser may take for a sentence's end) and "Miss" open the run of the next word; "Sir" before a
+    comma and a lone "Mr." are nothing; other words run on as before ("Jarvis Lorry")."""
+    from beyondfind.index.annotate import _runs
+
+    text = "Mrs. Reed came. Sir, Tom is here. Miss Bates and Jarvis Lorry saw Mr. it. Miss"
+    words = [(0, "Mrs."), (1, "Reed"), (1, "Sir"), (1, "Tom"), (2, "Miss"), (2, "Bates"), (2, "Jarvis"),
+             (2, "Lorry"), (2, "Mr."), (3, "Miss")]
+    candidates, at = [], 0
+    for sentence, word in words:
+        at = text.index(word, at)
+        candidates.append(Candidate(0, sentence, at, at + len(word), word, False, False, False))
+        at += len(word)
+    assert [" ".join(c.text for c in run) for run in _runs(candidates)] == [
+        "Mrs. Reed", "Tom", "Miss Bates", "Jarvis Lorry"]
+
+
 def test_scratch_file_is_removed_when_indexing_fails(tmp_path, nlp, monkeypatch):
     scratch = tmp_path / "tmp"
     scratch.mkdir()

@@ -19,7 +19,7 @@ from sys import intern   # labels, lemmas, pronouns and keys repeat: spaCy hands
 
 from ..documents import Document
 from ..nlp import anaphora, one_blas_thread
-from ..nlp.names import NAME_PARTICLES, capitalised_name_word
+from ..nlp.names import NAME_PARTICLES, capitalised_name_word, honorific_token
 from ..nlp.syntax import SUBJECT_DEPS, description_kinds, is_subject, sentence_index
 from ..nlp.narrator import Narration, detect_narrator
 from ..nlp.name_evidence import NameEvidence, known_place
@@ -71,9 +71,11 @@ class _TokenKinds:
         self._lemmas: dict[int, str] = {}
 
     def name_like(self, orth: int) -> bool:
-        """:func:`~beyondfind.nlp.names.capitalised_name_word`, once per string."""
+        """:func:`~beyondfind.nlp.names.capitalised_name_word` or
+        :func:`~beyondfind.nlp.names.honorific_token`, once per string."""
         if orth not in self._name_like:
-            self._name_like[orth] = capitalised_name_word(self.strings[orth])
+            text = self.strings[orth]
+            self._name_like[orth] = capitalised_name_word(text) or honorific_token(text)
         return self._name_like[orth]
 
     def lemma(self, h: int) -> str:
@@ -237,10 +239,10 @@ def _propagate_names(spool: RecordSpool, evidence: NameEvidence, narrator: str |
         text = " ".join(c.text for c in run)
         name = parse_name(text)   # the key as the names component writes it: "Dantès" is dantes
         key = name.key
-        honor = run[0].text.lower() in STRIP_HONORIFICS and len(run) > 1
+        honor = run[0].text.rstrip(".").lower() in STRIP_HONORIFICS and len(run) > 1
         ok = key in known and (not run[0].sent_start or len(run) > 1 or per_counts[key] >= 3)
         if ok or honor or _known_parts(run, known, first_names):
-            added.append(Mention(0, run[0].passage, run[0].sentence, run[0].start, run[-1].end, text, "PER", True,
+            added.append(Mention(0, run[0].passage, run[-1].sentence, run[0].start, run[-1].end, text, "PER", True,
                                  name.key, name.honorific, any(c.is_subject for c in run), run[0].in_quote,
                                  "propagated"))
     if added:
@@ -257,15 +259,29 @@ def _known_parts(run: list[Candidate], known: set[str], first_names: frozenset[s
 
 
 def _runs(candidates: Iterable[Candidate]) -> Iterator[list[Candidate]]:
-    """Consecutive capitalised tokens of one sentence (at most two characters apart), in order."""
+    """Consecutive capitalised tokens of one sentence (at most two characters apart), in order. An
+    honorific that is no name word ("Mrs.", "Miss": :func:`~beyondfind.nlp.names.honorific_token`)
+    opens a run and is never the whole of one: it only belongs to the name after it, even where the
+    parser ends a sentence at its period. Jane Eyre's 45 "Mrs. Reed" the tagger missed had been
+    found as "Reed", her son's name too, and Emma's "Miss Bates" as "Bates", her mother's."""
     run: list[Candidate] = []
     for c in candidates:
-        if run and not (c.sentence == run[-1].sentence and 0 < c.start - run[-1].end <= 2):
-            yield run
+        if run and not (_continues(run[-1], c) and not honorific_token(c.text)):
+            if len(run) > 1 or not honorific_token(run[0].text):
+                yield run
             run = []
         run.append(c)
-    if run:
+    if run and (len(run) > 1 or not honorific_token(run[0].text)):
         yield run
+
+
+def _continues(last: Candidate, c: Candidate) -> bool:
+    """Whether ``c`` continues a run ending in ``last``: in its sentence, at most two characters on;
+    after an honorific, one space or line break on ("Sir, Tom is…" is no "Sir Tom"), in its
+    sentence or not."""
+    if honorific_token(last.text):
+        return c.passage == last.passage and c.start - last.end == 1
+    return c.sentence == last.sentence and 0 < c.start - last.end <= 2
 
 
 def _opens_sentence(text: str, sentence_start: int, start: int) -> bool:

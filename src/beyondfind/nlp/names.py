@@ -46,6 +46,8 @@ GROUP_HONORIFICS = frozenset({"misses", "messrs", "mesdames", "mmes", "mlles"})
 # "pap" and "st" are name-like in the books; only these are stripped as honorifics:
 SAINT_WORDS = frozenset({"st", "saint"})   # part of the name after them ("St. John"), never stripped
 STRIP_HONORIFICS = (MALE_HONORIFICS | FEMALE_HONORIFICS) - SAINT_WORDS - {"pap", "old", "young", "little"}
+# honorifics written short, with a period ("Mrs.", "Dr.", "M."), the others are whole words
+ABBREVIATED_HONORIFICS = frozenset({"mr", "mrs", "ms", "dr", "m", "mme", "mlle", "rev", "prof", "capt", "col"})
 
 MALE_PRONOUNS = frozenset({"he", "him", "his", "himself"})
 FEMALE_PRONOUNS = frozenset({"she", "her", "hers", "herself"})
@@ -123,6 +125,15 @@ def capitalised_name_word(text: str) -> bool:
     """A word that can be part of a name whatever its tag: capitalised letters and no function
     word ("Stubb", "Château"), or a word behind an elided particle ("d’Avrigny")."""
     return (text[:1].isupper() and text.isalpha() and text.lower() not in NOT_NAMES) or elided_particle_name(text)
+
+
+def honorific_token(text: str) -> bool:
+    """A capitalised honorific that :func:`capitalised_name_word` does not take for a name word —
+    "Mr", "Miss", "Sir", or a short one written with its period, which the tokenizer keeps in the
+    token ("Mrs.", "Dr.", "M."; "Miss." ends a sentence): the start of the name after it."""
+    if text[-1:] == ".":
+        return text[:1].isupper() and text[:-1].lower() in ABBREVIATED_HONORIFICS
+    return text[:1].isupper() and text.lower() in STRIP_HONORIFICS and not capitalised_name_word(text)
 
 
 def parse_name(text: str) -> Name:
