@@ -93,21 +93,45 @@ def test_names_one_space_apart_join_unless_the_second_is_a_first_name_of_its_own
 
 
 def test_an_honorific_opens_the_run_of_the_name_after_it_and_is_never_a_name_alone():
-    """The capitalised words where propagation looks for missed names: "Mrs." (whose period the
-    parser may take for a sentence's end) and "Miss" open the run of the next word; "Sir" before a
-    comma and a lone "Mr." are nothing; other words run on as before ("Jarvis Lorry")."""
+    """The capitalised words where propagation looks for missed names: "Mrs." and "Miss" open the
+    run of the next word, "Sir" before a comma and a lone "Mr." are nothing; words one space apart
+    run on where the parser put a sentence break between them ("Mrs. | Reed", "Colonel |
+    Fitzwilliam"), words of two sentences do not ("Fitzwilliam. Jo")."""
     from beyondfind.index.annotate import _runs
 
-    text = "Mrs. Reed came. Sir, Tom is here. Miss Bates and Jarvis Lorry saw Mr. it. Miss"
+    text = "Mrs. Reed came. Sir, Tom is here. Miss Bates and Jarvis Lorry saw Mr. it. Colonel Fitzwilliam. Jo. Miss"
     words = [(0, "Mrs."), (1, "Reed"), (1, "Sir"), (1, "Tom"), (2, "Miss"), (2, "Bates"), (2, "Jarvis"),
-             (2, "Lorry"), (2, "Mr."), (3, "Miss")]
+             (2, "Lorry"), (2, "Mr."), (3, "Colonel"), (4, "Fitzwilliam"), (5, "Jo"), (6, "Miss")]
     candidates, at = [], 0
     for sentence, word in words:
         at = text.index(word, at)
         candidates.append(Candidate(0, sentence, at, at + len(word), word, False, False, False))
         at += len(word)
-    assert [" ".join(c.text for c in run) for run in _runs(candidates)] == [
-        "Mrs. Reed", "Tom", "Miss Bates", "Jarvis Lorry"]
+    assert [" ".join(c.text for c in run) for run in _runs(candidates, text)] == [
+        "Mrs. Reed", "Tom", "Miss Bates", "Jarvis Lorry", "Colonel Fitzwilliam", "Jo"]
+
+
+def test_a_run_across_a_sentence_break_that_is_no_name_leaves_the_names_it_holds():
+    from beyondfind.index.annotate import _accepted_parts
+
+    def run(*words):   # (sentence, word) pairs, one space apart
+        out, at = [], 0
+        for sentence, word in words:
+            out.append(Candidate(0, sentence, at, at + len(word), word, False, False, False))
+            at += len(word) + 1
+        return out
+
+    known = {"oliver twist", "colonel forster", "forster"}
+
+    def accepted(r):
+        return " ".join(c.text for c in r).lower() in known
+
+    def texts(parts):
+        return [" ".join(c.text for c in p) for p in parts]
+
+    assert texts(_accepted_parts(run((0, "Colonel"), (1, "Forster")), accepted)) == ["Colonel Forster"]
+    assert texts(_accepted_parts(run((0, "Little"), (1, "Oliver"), (1, "Twist")), accepted)) == ["Oliver Twist"]
+    assert texts(_accepted_parts(run((0, "Little"), (0, "Oliver"), (0, "Twist")), accepted)) == []
 
 
 def test_scratch_file_is_removed_when_indexing_fails(tmp_path, nlp, monkeypatch):

@@ -218,7 +218,7 @@ def _name_persons_read_as_nouns(document: Document, spool: RecordSpool, evidence
     spool.name_nominals(named)
 
 
-def _propagate_names(spool: RecordSpool, evidence: NameEvidence, narrator: str | None = None) -> None:
+def _propagate_names(text: str, spool: RecordSpool, evidence: NameEvidence, narrator: str | None = None) -> None:
     """Capitalised runs missed by NER become PER mentions when the book's PER names include them.
 
     A run qualifies when its name key was tagged PER at least twice elsewhere, or is the narrator's
@@ -234,19 +234,39 @@ def _propagate_names(spool: RecordSpool, evidence: NameEvidence, narrator: str |
         known.add(parse_name(narrator).key)
     male, female = _first_names()
     first_names = male | female
-    added = []
-    for run in _runs(spool.candidates()):
-        text = " ".join(c.text for c in run)
-        name = parse_name(text)   # the key as the names component writes it: "Dantès" is dantes
-        key = name.key
+
+    def accepted(run: list[Candidate]) -> bool:
+        key = parse_name(" ".join(c.text for c in run)).key   # as the names component keys it: "Dantès" is dantes
         honor = run[0].text.rstrip(".").lower() in STRIP_HONORIFICS and len(run) > 1
         ok = key in known and (not run[0].sent_start or len(run) > 1 or per_counts[key] >= 3)
-        if ok or honor or _known_parts(run, known, first_names):
-            added.append(Mention(0, run[0].passage, run[-1].sentence, run[0].start, run[-1].end, text, "PER", True,
-                                 name.key, name.honorific, any(c.is_subject for c in run), run[0].in_quote,
-                                 "propagated"))
+        return ok or honor or _known_parts(run, known, first_names)
+
+    added = []
+    for run in _runs(spool.candidates(), text):
+        for part in _accepted_parts(run, accepted):
+            written = " ".join(c.text for c in part)
+            name = parse_name(written)
+            added.append(Mention(0, part[0].passage, part[-1].sentence, part[0].start, part[-1].end, written,
+                                 "PER", True, name.key, name.honorific, any(c.is_subject for c in part),
+                                 part[0].in_quote, "propagated"))
     if added:
         spool.insert_mentions(added)
+
+
+def _accepted_parts(run: list[Candidate], accepted: Callable[[list[Candidate]], bool]) -> list[list[Candidate]]:
+    """The run if it is accepted as a name, else those of its parts in one sentence each that are:
+    a run across a sentence break that is no name as a whole ("Little | Oliver Twist lay", "BY |
+    FAGIN ON", in a heading) leaves the names it holds as they were (an honorific stays with the
+    word after it)."""
+    if accepted(run):
+        return [run]
+    parts, part = [], [run[0]]
+    for last, c in zip(run, run[1:]):
+        if c.sentence != last.sentence and not honorific_token(last.text):
+            parts.append(part)
+            part = []
+        part.append(c)
+    return [p for p in parts + [part] if len(p) < len(run) and accepted(p)]
 
 
 def _known_parts(run: list[Candidate], known: set[str], first_names: frozenset[str]) -> bool:
@@ -258,15 +278,15 @@ def _known_parts(run: list[Candidate], known: set[str], first_names: frozenset[s
     return words[0] in first_names and all(w in known and not never_a_name(w, None) for w in words)
 
 
-def _runs(candidates: Iterable[Candidate]) -> Iterator[list[Candidate]]:
-    """Consecutive capitalised tokens of one sentence (at most two characters apart), in order. An
-    honorific that is no name word ("Mrs.", "Miss": :func:`~beyondfind.nlp.names.honorific_token`)
-    opens a run and is never the whole of one: it only belongs to the name after it, even where the
-    parser ends a sentence at its period. Jane Eyre's 45 "Mrs. Reed" the tagger missed had been
-    found as "Reed", her son's name too, and Emma's "Miss Bates" as "Bates", her mother's."""
+def _runs(candidates: Iterable[Candidate], text: str) -> Iterator[list[Candidate]]:
+    """Consecutive capitalised tokens (:func:`_continues`), in order. An honorific that is no name
+    word ("Mrs.", "Miss": :func:`~beyondfind.nlp.names.honorific_token`) opens a run and is never
+    the whole of one: it only belongs to the name after it. Jane Eyre's 45 "Mrs. Reed" the tagger
+    missed had been found as "Reed", her son's name too, and Emma's "Miss Bates" as "Bates", her
+    mother's."""
     run: list[Candidate] = []
     for c in candidates:
-        if run and not (_continues(run[-1], c) and not honorific_token(c.text)):
+        if run and not (_continues(run[-1], c, text) and not honorific_token(c.text)):
             if len(run) > 1 or not honorific_token(run[0].text):
                 yield run
             run = []
@@ -275,13 +295,17 @@ def _runs(candidates: Iterable[Candidate]) -> Iterator[list[Candidate]]:
         yield run
 
 
-def _continues(last: Candidate, c: Candidate) -> bool:
-    """Whether ``c`` continues a run ending in ``last``: in its sentence, at most two characters on;
-    after an honorific, one space or line break on ("Sir, Tom is…" is no "Sir Tom"), in its
-    sentence or not."""
+def _continues(last: Candidate, c: Candidate, text: str) -> bool:
+    """Whether ``c`` continues a run ending in ``last``: one space or line break on, whatever the
+    sentences — the parser ends sentences inside names ("over, Colonel | Fitzwilliam reminded her",
+    "horror. Injun | Joe infested", "Mrs. | Reed"), and propagation had found Pride and
+    Prejudice's `Fitzwilliam` ×17, also Darcy's first name, and Tom Sawyer's `Joe` ×9, also Joe
+    Harper's; or in its sentence, two characters on. After an honorific only the first ("Sir, Tom
+    is…" is no "Sir Tom")."""
+    one_space = c.passage == last.passage and text[last.end:c.start] in (" ", "\n")
     if honorific_token(last.text):
-        return c.passage == last.passage and c.start - last.end == 1
-    return c.sentence == last.sentence and 0 < c.start - last.end <= 2
+        return one_space
+    return one_space or (c.sentence == last.sentence and 0 < c.start - last.end <= 2)
 
 
 def _opens_sentence(text: str, sentence_start: int, start: int) -> bool:
@@ -725,7 +749,7 @@ def annotate_into(spool: RecordSpool, document: Document, nlp, *, batch_size: in
     narration = _detect_narration(document)
     evidence = NameEvidence(document.text)
     _name_persons_read_as_nouns(document, spool, evidence)
-    _propagate_names(spool, evidence, narration.narrator)
+    _propagate_names(document.text, spool, evidence, narration.narrator)
     _apply_name_evidence(spool, evidence)
     _name_calendar_persons(document, spool, evidence)
     _drop_sentence_openers(document, spool, evidence)
