@@ -287,11 +287,14 @@ def _runs(candidates: Iterable[Candidate], text: str) -> Iterator[list[Candidate
     run: list[Candidate] = []
     for c in candidates:
         if run and not (_continues(run[-1], c, text) and not honorific_token(c.text)):
-            if len(run) > 1 or not honorific_token(run[0].text):
-                yield run
+            yield from _unless_a_lone_honorific(run)
             run = []
         run.append(c)
-    if run and (len(run) > 1 or not honorific_token(run[0].text)):
+    yield from _unless_a_lone_honorific(run)
+
+
+def _unless_a_lone_honorific(run: list[Candidate]) -> Iterator[list[Candidate]]:
+    if len(run) > 1 or run and not honorific_token(run[0].text):
         yield run
 
 
@@ -299,7 +302,7 @@ def _continues(last: Candidate, c: Candidate, text: str) -> bool:
     """Whether ``c`` continues a run ending in ``last``: one space or line break on, whatever the
     sentences — the parser ends sentences inside names ("over, Colonel | Fitzwilliam reminded her",
     "horror. Injun | Joe infested", "Mrs. | Reed"), and propagation had found Pride and
-    Prejudice's `Fitzwilliam` ×17, also Darcy's first name, and Tom Sawyer's `Joe` ×9, also Joe
+    Prejudice's `Fitzwilliam` ×8, also Darcy's first name, and Tom Sawyer's `Joe` ×9, also Joe
     Harper's; or in its sentence, two characters on. After an honorific only the first ("Sir, Tom
     is…" is no "Sir Tom")."""
     one_space = c.passage == last.passage and text[last.end:c.start] in (" ", "\n")
