@@ -218,6 +218,9 @@ def _name_persons_read_as_nouns(document: Document, spool: RecordSpool, evidence
     spool.name_nominals(named)
 
 
+ONE_SPACE = frozenset({" ", "\n"})   # between two words of one line or of a wrapped one
+
+
 def _propagate_names(text: str, spool: RecordSpool, evidence: NameEvidence, narrator: str | None = None) -> None:
     """Capitalised runs missed by NER become PER mentions when the book's PER names include them.
 
@@ -305,7 +308,7 @@ def _continues(last: Candidate, c: Candidate, text: str) -> bool:
     Prejudice's `Fitzwilliam` ×8, also Darcy's first name, and Tom Sawyer's `Joe` ×9, also Joe
     Harper's; or in its sentence, two characters on. After an honorific only the first ("Sir, Tom
     is…" is no "Sir Tom")."""
-    one_space = c.passage == last.passage and text[last.end:c.start] in (" ", "\n")
+    one_space = c.passage == last.passage and text[last.end:c.start] in ONE_SPACE
     if honorific_token(last.text):
         return one_space
     return one_space or (c.sentence == last.sentence and 0 < c.start - last.end <= 2)
@@ -345,9 +348,6 @@ def _drop_sentence_openers(document: Document, spool: RecordSpool, evidence: Nam
             if name.key == rest:
                 rows.append((start + gap.end(), written[gap.end():], name.key, name.honorific, mention_id))
     spool.rename(rows)
-
-
-ONE_SPACE = frozenset({" ", "\n"})   # between two words of one line or of a wrapped one
 
 
 def _join_split_names(document: Document, spool: RecordSpool, evidence: NameEvidence) -> None:
