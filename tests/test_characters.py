@@ -100,13 +100,13 @@ def test_a_title_names_the_one_person_the_book_gives_it():
         assert title_mention(_mention(31, text, is_name=False), titled) is None, text
 
 
-def _indexed_excerpt(tmp_path, nlp, book_file, start, end):
+def _indexed_excerpt(tmp_path, nlp, book_file, start, end, folder="books"):
     """Characters ``start:end`` of a shared novel (from the first paragraph break) indexed for real
     with the shipped pipeline in a fresh library."""
     from beyondfind.books import BookSearch
     from beyondfind.index import Library
 
-    text = (DATA / "books" / book_file).read_text(encoding="utf-8")[start:end]
+    text = (DATA / folder / book_file).read_text(encoding="utf-8")[start:end]
     path = tmp_path / f"excerpt-{book_file}"
     path.write_text(text[text.index("\n\n") + 2:], encoding="utf-8")
     search = BookSearch(Library(tmp_path / "library.sqlite"))
@@ -1318,3 +1318,20 @@ def test_a_name_broken_off_by_a_dash_is_the_name_it_begins(huck):
 
     ranked = lrm.rank(huck, parse_name("Silas Phelps"), explain=True)
     assert sum(1 for s in ranked if any("Silas" in text for _a, _b, text, _e in s.explain["names"])) >= 15
+
+
+def test_the_name_after_a_title_of_office_is_the_persons(tmp_path, nlp):
+    """Indexed for real: The Secret Agent's chapters with Chief Inspector Heat (LitBank's full
+    text). The tagger stops at the title and never tags "Heat" ("heat" is a common word), so the
+    whole book's row was `Inspector` ×169; now the name after the title is his, written alone too."""
+    from beyondfind.books import run_method
+    from beyondfind.index.entities import list_entities
+
+    book = _indexed_excerpt(tmp_path, nlp, "974_the_secret_agent_a_simple_tale.txt", 114_000, 250_000,
+                            folder="litbank/original")
+    heat = next(e for e in list_entities(book) if "heat" in e.name.lower())
+    assert heat.name.endswith("Inspector Heat") and "Heat" in heat.aliases
+    bare = {i for i, nms in enumerate(book.names_by_passage)
+            if any(nm.mention.text == "Heat" for nm in nms)}
+    assert len(bare) >= 5
+    assert bare <= {s.passage for s in run_method(book, "Inspector Heat", "lrm")}

@@ -644,6 +644,36 @@ def test_french_titles_are_honorifics():
     assert parse_name("Citizen").words == ("citizen",)   # alone, the word is what the reader typed
 
 
+def test_the_name_after_a_title_of_office_is_a_name():
+    """The Secret Agent's "Chief Inspector Heat" ×71 was the person `Inspector`: the tagger stops at
+    the title, and "heat" is a common word. A capitalised word after a title of office is a name,
+    as after an honorific; the title stays a word of the name (no gender, no honorific)."""
+    nlp = _rules()
+    words = "Chief Inspector Heat spoke to Governor Bellingham , and the Governor nodded .".split()
+    ents = ["B-PER", "I-PER", "O", "O", "O", "B-PER", "O", "O", "O", "B-PER", "I-PER", "O", "O"]
+    doc = _doc(nlp, words, ents, sent_starts=_starts(words))
+    assert [(e.text, e.label_) for e in doc.ents] == [
+        ("Chief Inspector Heat", "PER"), ("Governor Bellingham", "PER"), ("the Governor", "PER")]
+    assert parse_name("Chief Inspector Heat").words == ("chief", "inspector", "heat")
+    words = "THE BISHOP IN THE PRESENCE OF AN UNKNOWN LIGHT".split()      # a heading of Les Misérables
+    doc = _doc(nlp, words, ["O", "B-PER"] + ["O"] * 7, sent_starts=_starts(words))
+    assert [e.text for e in doc.ents] == ["BISHOP"]
+    # ... and the name after it is known as a person's, as a surname after an honorific is
+    from beyondfind.nlp.names import after_office_title
+    assert after_office_title("chief inspector heat") == "heat"
+    assert after_office_title("governor bellingham") == "bellingham"
+    assert [after_office_title(k) for k in ("inspector", "chief heat", "mr darcy")] == [None, None, None]
+
+
+def test_irish_names_with_a_curly_apostrophe_are_names(nlp):
+    """Dubliners' "O’Connor" ×45 and "M’Coy" ×33: the tagger, trained on straight apostrophes, reads
+    the curly ones as anything but proper nouns, and the names component dropped the entities
+    ("Mr. O'Connor" with a straight one was kept)."""
+    doc = nlp("Mr. O’Connor sat down by Miss O’Hara, and Mr. M’Coy left.")
+    assert [s.text for s in doc._.names] == ["Mr. O’Connor", "Miss O’Hara", "Mr. M’Coy"]
+    assert not nlp("It was ten o’clock when they came.")._.names
+
+
 def test_blank_pipeline_fallback_finds_names():
     nlp = load_pipeline("blank")
     doc = nlp("Mr. Darcy spoke to Elizabeth. He was proud.")

@@ -19,7 +19,7 @@ from sys import intern   # labels, lemmas, pronouns and keys repeat: spaCy hands
 
 from ..documents import Document
 from ..nlp import anaphora, one_blas_thread
-from ..nlp.names import NAME_PARTICLES, capitalised_name_word, honorific_token
+from ..nlp.names import NAME_PARTICLES, after_office_title, capitalised_name_word, honorific_token
 from ..nlp.syntax import SUBJECT_DEPS, description_kinds, is_subject, sentence_index
 from ..nlp.narrator import Narration, detect_narrator
 from ..nlp.name_evidence import NameEvidence, known_place
@@ -166,6 +166,12 @@ def _person_keys(spool: RecordSpool, evidence: NameEvidence) -> tuple[Counter, s
     then count as its mentions: Huckleberry Finn's "Boggs", which the tagger missed 15 times of 16
     ("Boggs comes a-tearing along on his horse"), Tom Sawyer's "Muff", Bleak House's "Lignum"."""
     per_counts, other = spool.key_counts(per=True), spool.key_counts(per=False)
+    # the name after a title of office, as after an honorific: "Heat" of The Secret Agent's "Chief
+    # Inspector Heat" ×71, which the tagger never finds alone ("heat" is a common word)
+    for k, c in list(per_counts.items()):
+        named = after_office_title(k)
+        if named:
+            per_counts[named] += c
     known = {k for k, c in per_counts.items() if c >= 2 and c > other.get(k, 0)}
     for k, c in list(per_counts.items()):
         if c == 1 and k and " " not in k and not other.get(k) and evidence.written_as_name(k):

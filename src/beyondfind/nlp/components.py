@@ -21,7 +21,7 @@ from spacy.util import filter_spans
 from . import anaphora
 from .name_words import NEVER_NAMES, PLACE_FIRST_WORDS, PLACE_HEADS
 from .names import (CALLINGS, FAMILY_HONORIFICS, FIRST_PERSON_PRONOUNS, GROUP_HONORIFICS, NAME_PARTICLES, NOT_NAMES,
-                    SAINT_WORDS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, _first_names, capitalised_name_word,
+                    OFFICE_TITLES, SAINT_WORDS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, _first_names, capitalised_name_word,
                     elided_particle_name, name_gender, parse_name, pronoun_gender)
 from .syntax import is_subject, sentence_index
 from .text import CLOSE_QUOTES, OPEN_QUOTES, quote_mask
@@ -217,12 +217,21 @@ def _saint_before_name(tok: Token) -> bool:
             and tok.doc[nxt].text.isalpha())
 
 
+def _is_office_title(tok: Token) -> bool:
+    """A title of office written capitalised ("Inspector", "Governor": :data:`~beyondfind.nlp.names.OFFICE_TITLES`),
+    not in a heading's capitals ("THE BISHOP IN THE PRESENCE OF AN UNKNOWN LIGHT")."""
+    return tok.lower_ in OFFICE_TITLES and tok.text[:1].isupper() and not tok.text.isupper()
+
+
 def _after_honorific(tok: Token) -> bool:
     """A capitalised word right after an honorific is a name whatever the tagger says ("Mr. Darcy"
-    with Darcy tagged NOUN, "Mr. Hurst" with Hurst tagged ADV: 16 % of Pride and Prejudice's)."""
+    with Darcy tagged NOUN, "Mr. Hurst" with Hurst tagged ADV: 16 % of Pride and Prejudice's), and
+    so is one after a title of office (The Secret Agent's "Chief Inspector Heat" ×71: the tagger
+    stops at the title, and "heat" is a common word)."""
     if tok.i == 0 or not tok.text[:1].isupper() or not tok.text.isalpha() or tok.lower_ in NOT_NAMES:
         return False
-    return _is_honorific(tok.doc[tok.i - 1])
+    before = tok.doc[tok.i - 1]
+    return _is_honorific(before) or _is_office_title(before)
 
 
 @Language.factory("beyondfind_rule_ner")
@@ -261,7 +270,7 @@ def _honorifics_take_their_names(doc: Doc) -> None:
 
     def new_end(ent: Span) -> int | None:   # "Aunt", not "her aunt" (a noun in apposition: "her aunt Shaw")
         end = ent.end
-        if not _is_title(ent[-1]) or end >= n or not _after_honorific(doc[end]):
+        if not (_is_title(ent[-1]) or _is_office_title(ent[-1])) or end >= n or not _after_honorific(doc[end]):
             return None
         end += 1
         while end < n and _is_name_token(doc[end]) and not _is_honorific(doc[end]):

@@ -33,6 +33,17 @@ FEMALE_HONORIFICS = frozenset({
     "signora", "frau", "fraulein", "empress",
     "citizeness", "comtesse", "marquise", "vicomtesse", "mamselle", "ma'amselle", "mam'selle",
 })
+# titles of an office or a rank written before a surname ("Inspector Heat", "Admiral Croft",
+# "Governor Bellingham"): the capitalised word after one is a name, as after an honorific, but the
+# title stays a word of the name (a full name "Governor Bellingham", whose first word "the
+# Governor" writes alone), so it implies no gender and no other title conflicts with it
+OFFICE_TITLES = frozenset({
+    "inspector", "superintendent", "commissioner", "constable", "sheriff", "marshal", "admiral", "commodore",
+    "commander", "ensign", "corporal", "governor", "senator", "president", "mayor", "alderman", "chancellor",
+    "cardinal", "bishop", "archbishop",
+})
+# words that grade the title of office after them ("Chief Inspector Heat", "the Assistant Commissioner")
+TITLE_GRADES = frozenset({"chief", "assistant", "deputy", "vice"})
 # honorifics of a family's members: the plural of a surname written after one names the family
 # ("Mrs. Elton" → "the Eltons", "Princess Shtcherbatsky" → "the Shtcherbatskys"); religious,
 # military and territorial titles ("Father Élysée", "Lord Wellington") are not
@@ -117,8 +128,11 @@ class Name:
 
 
 def elided_particle_name(text: str) -> bool:
-    """"d’Avrigny", "D'Artagnan", "l’Épée": a name word with an elided "de"/"le" written onto it."""
-    return len(text) > 3 and text[0] in "dDlL" and text[1] in "'’" and text[2].isupper() and text[2:].isalpha()
+    """"d’Avrigny", "D'Artagnan", "l’Épée": a name word with an elided "de"/"le" written onto it;
+    and the Irish and Scottish "O’Connor", "M’Coy" (the tagger, trained on straight apostrophes,
+    reads Dubliners' curly "O’Connor" ×45 as anything but a proper noun)."""
+    return len(text) > 3 and (text[0] in "dDlL" or text[0] in "OM") and text[1] in "'’" and text[2].isupper() \
+        and text[2:].isalpha()
 
 
 def capitalised_name_word(text: str) -> bool:
@@ -149,6 +163,17 @@ def parse_name(text: str) -> Name:
         honorific = honorific or canonical_honorific(words[0])
         words = words[1:]
     return Name(honorific, tuple(words), definite)
+
+
+def after_office_title(key: str) -> str | None:
+    """The name a title of office stands before in a name key: ``"chief inspector heat"`` →
+    ``"heat"``; None when the key opens with no such title or is nothing but titles."""
+    words = key.split()
+    i = 0
+    while i < len(words) and (words[i] in OFFICE_TITLES or (words[i] in TITLE_GRADES and i + 1 < len(words)
+                                                            and words[i + 1] in OFFICE_TITLES)):
+        i += 1
+    return " ".join(words[i:]) if 0 < i < len(words) and words[i - 1] in OFFICE_TITLES else None
 
 
 def canonical_honorific(word: str) -> str:
