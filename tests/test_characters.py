@@ -1335,3 +1335,18 @@ def test_the_name_after_a_title_of_office_is_the_persons(tmp_path, nlp):
             if any(nm.mention.text == "Heat" for nm in nms)}
     assert len(bare) >= 5
     assert bare <= {s.passage for s in run_method(book, "Inspector Heat", "lrm")}
+
+
+def test_a_name_cut_after_its_first_word_takes_it_back(tmp_path, nlp):
+    """Indexed for real: Sense and Sensibility's early chapters. The tagger cuts one "Colonel
+    Brandon's" to `Brandon` (propagation does not look inside a tagged name); the book tags
+    "Colonel Brandon" whole again and again, so the cut one takes its title back."""
+    import re
+
+    book = _indexed_excerpt(tmp_path, nlp, "161-sense-and-sensibility.txt", 40_000, 100_000)
+    text = book.document.text
+    written = [m.start() for m in re.finditer(r"Colonel\sBrandon", text)]
+    assert len(written) >= 10
+    names = {m.start: m for m in book.annotations.mentions if m.is_name}
+    assert all(names.get(at) is not None and names[at].text == "Colonel Brandon" for at in written), \
+        [repr(text[at - 5:at + 20]) for at in written if at not in names]

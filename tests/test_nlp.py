@@ -672,6 +672,8 @@ def test_irish_names_with_a_curly_apostrophe_are_names(nlp):
     doc = nlp("Mr. O’Connor sat down by Miss O’Hara, and Mr. M’Coy left.")
     assert [s.text for s in doc._.names] == ["Mr. O’Connor", "Miss O’Hara", "Mr. M’Coy"]
     assert not nlp("It was ten o’clock when they came.")._.names
+    from beyondfind.nlp.names import elided_particle_name
+    assert not elided_particle_name("O'CLOCK")        # Les Misérables' heading "FOUR O'CLOCK"
 
 
 def test_blank_pipeline_fallback_finds_names():

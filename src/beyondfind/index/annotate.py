@@ -24,8 +24,8 @@ from ..nlp.syntax import SUBJECT_DEPS, description_kinds, is_subject, sentence_i
 from ..nlp.narrator import Narration, detect_narrator
 from ..nlp.name_evidence import NameEvidence, known_place
 from ..nlp.name_words import CALENDAR_WORDS, never_a_name
-from ..nlp.names import (FAMILY_HONORIFICS, FIRST_PERSON_PRONOUNS, SAINT_WORDS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS,
-                         _first_names, name_gender, parse_name, pronoun_gender)
+from ..nlp.names import (FAMILY_HONORIFICS, FIRST_PERSON_PRONOUNS, NEUTRAL_HONORIFICS, SAINT_WORDS, STRIP_HONORIFICS,
+                         THIRD_PERSON_PRONOUNS, _first_names, name_gender, parse_name, pronoun_gender)
 from ..nlp.text import chunks, clean_for_nlp
 from .characters import FIRST_NAME_HONORIFICS, MARRIED
 from .records import Annotations, Description, Mention, Pronoun, Sentence, Verb
@@ -354,6 +354,43 @@ def _drop_sentence_openers(document: Document, spool: RecordSpool, evidence: Nam
             if name.key == rest:
                 rows.append((start + gap.end(), written[gap.end():], name.key, name.honorific, mention_id))
     spool.rename(rows)
+
+
+MIN_WHOLE_NAMES = 2   # the book tags the name with the word before it this often before a cut one takes it
+_WORD_BEFORE = re.compile(r"([^\W\d_][\w'’]*\.?)[ \n]\Z")
+
+
+def _widen_cut_names(document: Document, spool: RecordSpool) -> None:
+    """A name cut after its first word takes that word back when the book tags the whole name
+    elsewhere (:data:`MIN_WHOLE_NAMES`): The Age of Innocence's "New York" ×137, of which 25 were
+    `York` (18 as a person: the names component reads a person's name from the words tagged proper
+    nouns, and "New" was an adjective); Anna Karenina's "Agafea Mihalovna" ×59, 15 times
+    `Mihalovna`; Sense and Sensibility's "Colonel Brandon", Alice's "Mock Turtle". The word is
+    capitalised, one space or line break before the name, in no other name, and no adjective the
+    clustering sets aside ("Young Jerry" names what "Jerry" names); the widened name takes the
+    label the book's whole names have most often."""
+    text = document.text
+    spans = list(spool.name_spans())
+    labels: dict[str, Counter] = defaultdict(Counter)
+    for _i, _a, _b, written, _h, _s, label, _k in spans:
+        if " " in written:
+            labels[written][label] += 1
+    if not labels:
+        return
+    covered_until = -1
+    rows = []
+    for mention_id, start, end, written, _h, _s, _label, _k in spans:
+        found = _WORD_BEFORE.search(text, max(0, start - 40), start)
+        word = found and found.group(1)
+        if (word and found.start(1) > covered_until and (capitalised_name_word(word) or honorific_token(word))
+                and word.lower() not in NEUTRAL_HONORIFICS):
+            whole = f"{word} {written}"
+            counts = labels.get(whole)
+            if counts and sum(counts.values()) >= MIN_WHOLE_NAMES:
+                name = parse_name(whole)
+                rows.append((found.start(1), whole, name.key, name.honorific, counts.most_common(1)[0][0], mention_id))
+        covered_until = max(covered_until, end)
+    spool.widen_names(rows)
 
 
 def _join_split_names(document: Document, spool: RecordSpool, evidence: NameEvidence) -> None:
@@ -759,6 +796,7 @@ def annotate_into(spool: RecordSpool, document: Document, nlp, *, batch_size: in
     evidence = NameEvidence(document.text)
     _name_persons_read_as_nouns(document, spool, evidence)
     _propagate_names(document.text, spool, evidence, narration.narrator)
+    _widen_cut_names(document, spool)
     _apply_name_evidence(spool, evidence)
     _name_calendar_persons(document, spool, evidence)
     _drop_sentence_openers(document, spool, evidence)

@@ -224,6 +224,20 @@ class RecordSpool:
         self._update("UPDATE mentions SET start = ?1, text = ?2, key = ?3, honorific = ?4 "
                      "WHERE id = ?5 AND is_name = 1", rows)
 
+    def widen_names(self, rows: Iterable[tuple[int, str, str, str | None, str, int]]) -> None:
+        """Name mentions ``(start, text, key, honorific, label, id)`` get an earlier start, the name
+        written from it and its label ("York" → "New York", GPE); the end stays. The mentions are
+        numbered again (before pronouns are linked to them)."""
+        rows = list(rows)
+        if not rows:
+            return
+        c = self.conn
+        c.execute("BEGIN")
+        c.executemany("UPDATE mentions SET start = ?, text = ?, key = ?, honorific = ?, label = ? "
+                      "WHERE id = ? AND is_name = 1", rows)
+        self._renumber()
+        c.execute("COMMIT")
+
     def name_persons(self, ids: Iterable[int]) -> None:
         """Mentions of these ids become person names (dates and unnamed "persons" alike)."""
         self._update("UPDATE mentions SET is_name = 1, label = 'PER' WHERE id = ?", ((i,) for i in ids))

@@ -130,9 +130,9 @@ class Name:
 def elided_particle_name(text: str) -> bool:
     """"d’Avrigny", "D'Artagnan", "l’Épée": a name word with an elided "de"/"le" written onto it;
     and the Irish and Scottish "O’Connor", "M’Coy" (the tagger, trained on straight apostrophes,
-    reads Dubliners' curly "O’Connor" ×45 as anything but a proper noun)."""
-    return len(text) > 3 and (text[0] in "dDlL" or text[0] in "OM") and text[1] in "'’" and text[2].isupper() \
-        and text[2:].isalpha()
+    reads Dubliners' curly "O’Connor" ×45 as anything but a proper noun; not a heading's "FOUR O'CLOCK")."""
+    return len(text) > 3 and (text[0] in "dDlL" or (text[0] in "OM" and not text.isupper())) and text[1] in "'’" \
+        and text[2].isupper() and text[2:].isalpha()
 
 
 def capitalised_name_word(text: str) -> bool:
