@@ -209,3 +209,35 @@ def test_a_new_spool_directory_is_left_alone_until_its_owner_had_time_to_lock_it
     assert remove_abandoned(tmp_path) == []
     _age(young)
     assert remove_abandoned(tmp_path) == [young]
+
+
+def test_a_name_cut_after_its_first_word_takes_it_back_with_the_whole_names_label(tmp_path):
+    """"York" after "New", which the book has whole twice, is "New York" with the whole's label
+    (GPE, not the cut one's PER); an adjective before a person stays outside ("Young Jerry" names what "Jerry" names),
+    before a place it does not ("Old Bailey"); a word the book never has with the name stays out."""
+    from beyondfind.documents import Document, Passage
+    from beyondfind.index.annotate import _widen_cut_names
+
+    text = ("New York, New York. Young Jerry, Young Jerry. Old Bailey, Old Bailey. "
+            "In New York Young Jerry saw Old Bailey and Poor Jerry.")
+    doc = Document("t.txt", "txt", text, (Passage(0, 0, len(text), text),), "0" * 64)
+    at = 0
+
+    def name(written, label):
+        nonlocal at
+        at = text.index(written, at)
+        m = Mention(0, 0, 0, at, at + len(written), written, label, True, written.lower(), None, False, False)
+        at += len(written)
+        return m
+
+    mentions = [name("New York", "GPE"), name("New York", "GPE"), name("Young Jerry", "PER"),
+                name("Young Jerry", "PER"), name("Old Bailey", "ORG"), name("Old Bailey", "ORG"),
+                name("York", "PER"), name("Jerry", "PER"), name("Bailey", "PER"), name("Jerry", "PER")]
+    mentions = [m._replace(id=i) for i, m in enumerate(mentions)]
+    with RecordSpool(tmp_path) as spool:
+        spool.add(Batch([Sentence(0, 0, 0, len(text))], mentions, [], [], [], []))
+        _widen_cut_names(doc, spool)
+        ann = spool.annotations(None, "test", ()).materialise()
+    assert [(m.text, m.label) for m in ann.mentions][6:] == [
+        ("New York", "GPE"), ("Jerry", "PER"), ("Old Bailey", "ORG"), ("Jerry", "PER")]
+    assert all(text[m.start:m.end] == m.text for m in ann.mentions)

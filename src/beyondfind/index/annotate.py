@@ -366,9 +366,10 @@ def _widen_cut_names(document: Document, spool: RecordSpool) -> None:
     `York` (18 as a person: the names component reads a person's name from the words tagged proper
     nouns, and "New" was an adjective); Anna Karenina's "Agafea Mihalovna" ×59, 15 times
     `Mihalovna`; Sense and Sensibility's "Colonel Brandon", Alice's "Mock Turtle". The word is
-    capitalised, one space or line break before the name, in no other name, and no adjective the
-    clustering sets aside ("Young Jerry" names what "Jerry" names); the widened name takes the
-    label the book's whole names have most often."""
+    capitalised, one space or line break before the name and in no other name; the widened name
+    takes the label the book's whole names have most often, and a person's name takes no adjective
+    the clustering sets aside ("Young Jerry" names what "Jerry" names), while a place's does (A Tale
+    of Two Cities' "Old Bailey", 8 times a person `Bailey`)."""
     text = document.text
     spans = list(spool.name_spans())
     labels: dict[str, Counter] = defaultdict(Counter)
@@ -382,13 +383,14 @@ def _widen_cut_names(document: Document, spool: RecordSpool) -> None:
     for mention_id, start, end, written, _h, _s, _label, _k in spans:
         found = _WORD_BEFORE.search(text, max(0, start - 40), start)
         word = found and found.group(1)
-        if (word and found.start(1) > covered_until and (capitalised_name_word(word) or honorific_token(word))
-                and word.lower() not in NEUTRAL_HONORIFICS):
+        if word and found.start(1) > covered_until and (capitalised_name_word(word) or honorific_token(word)):
             whole = f"{word} {written}"
             counts = labels.get(whole)
-            if counts and sum(counts.values()) >= MIN_WHOLE_NAMES:
+            label = counts.most_common(1)[0][0] if counts else None
+            if (counts and sum(counts.values()) >= MIN_WHOLE_NAMES
+                    and (label != "PER" or word.lower() not in NEUTRAL_HONORIFICS)):
                 name = parse_name(whole)
-                rows.append((found.start(1), whole, name.key, name.honorific, counts.most_common(1)[0][0], mention_id))
+                rows.append((found.start(1), whole, name.key, name.honorific, label, mention_id))
         covered_until = max(covered_until, end)
     spool.widen_names(rows)
 
