@@ -164,3 +164,28 @@ def test_directory_and_missing_file(tmp_path):
         load_document(tmp_path)
     with pytest.raises(BeyondfindError, match="no such file"):
         load_document(tmp_path / "nope.txt")
+
+
+def test_the_stories_of_a_collection_are_its_chapters():
+    """The Adventures of Sherlock Holmes (LitBank's full text) heads its first six stories
+    "ADVENTURE I. A SCANDAL IN BOHEMIA" and the others "VII. THE ADVENTURE OF …": every passage of
+    the first six had no chapter, and the first heading was taken for the book's title."""
+    from beyondfind.documents.positions import chapters
+
+    doc = load_document(DATA / "litbank" / "original" / "1661_the_adventures_of_sherlock_holmes.txt")
+    titles = [c.title for c in chapters(doc)]
+    assert titles[:2] == ["ADVENTURE I. A SCANDAL IN BOHEMIA", "ADVENTURE II. THE RED-HEADED LEAGUE"]
+    assert "VII. THE ADVENTURE OF THE BLUE CARBUNCLE" in titles and len(titles) == 12
+    assert doc.title != "Adventure I. a Scandal in Bohemia"
+
+
+def test_a_one_line_html_document_reads_without_a_warning():
+    """bs4 warns that "chapter-one.html" looks like a file name when it is the whole document: a
+    user's short HTML file (and the fuzz test) printed a warning about its own code."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        doc = parse_document(b"chapter-one.html", "short.html")
+    assert doc.text.strip() == "chapter-one.html"
+    assert not [w for w in caught if "looks more like" in str(w.message)]

@@ -6,6 +6,7 @@ import codecs
 import csv
 import io
 import re
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
@@ -102,9 +103,20 @@ def _bs4():
     return BeautifulSoup
 
 
+def _soup(html: str | bytes):
+    """The parsed HTML. bs4 warns when a short text looks like a file name or a URL; here the text
+    is the document (a user's one-line HTML file is no mistake), so that warning is not printed."""
+    beautiful_soup = _bs4()
+    import bs4
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", getattr(bs4, "MarkupResemblesLocatorWarning", UserWarning))
+        return beautiful_soup(html, "html.parser")
+
+
 def _html_units(html: str | bytes) -> tuple[list[tuple[str, str]], str | None]:
     """(tag, text) of each block element in document order, and the ``<title>``."""
-    soup = _bs4()(html, "html.parser")
+    soup = _soup(html)
     for bad in soup(["script", "style", "head", "nav"]):
         if bad.name == "head":
             continue

@@ -8,13 +8,14 @@ from .model import Passage
 
 # A line that starts with a no-break space opens a new paragraph (Gutenberg's indented paragraphs).
 _BLOCK = re.compile(r"[^\n]*\S[^\n]*(?:\n(?!\xa0)[^\n]*\S[^\n]*)*")
-_CHAPTER = re.compile(r"^\s*(?:CHAPTER|Chapter|BOOK|Book|PART|Part|VOLUME|Volume|STAVE|Stave|LETTER|Letter)\b"
+_CHAPTER = re.compile(r"^\s*(?:CHAPTER|Chapter|BOOK|Book|PART|Part|VOLUME|Volume|STAVE|Stave|LETTER|Letter"
+                      r"|ADVENTURE|Adventure)\b"
                       r"[\s.]*(?:[IVXLCDM]+|\d+|[A-Z][a-z]+|[A-Z]{3,})\b")
 
 
 # Heading levels: a VOLUME holds PARTs, a PART holds BOOKs, a BOOK holds CHAPTERs (War and Peace,
 # Les Misérables); a chapter is named with the headings above it.
-_LEVELS = (("volume",), ("part",), ("book",), ("chapter", "stave", "letter"))
+_LEVELS = (("volume",), ("part",), ("book",), ("chapter", "stave", "letter", "adventure"))
 
 
 CHAPTER_LEVEL = len(_LEVELS) - 1
@@ -55,7 +56,8 @@ _NUMBERED_TITLE = re.compile(r"^[IVXLC]+\.\s+[A-Z][^\n]{0,60}$")
 
 def is_heading(block: str) -> bool:
     """A chapter heading: a short block of at most two lines ("CHAPTER XII", "BOOK ONE: 1805",
-    "CHAPTER I.\nDown the Rabbit-Hole"); a table of contents in one block is not."""
+    "CHAPTER I.\nDown the Rabbit-Hole", a collection's "ADVENTURE I. A SCANDAL IN BOHEMIA"); a
+    table of contents in one block is not."""
     short = len(block) <= 200 and block.strip().count("\n") <= 1
     return bool(short and _CHAPTER.match(block)) or bool(_NUMBERED_TITLE.match(block))
 
