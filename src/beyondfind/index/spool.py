@@ -187,16 +187,22 @@ class RecordSpool:
         mention ``next id`` after them ("Nelly" + "Dean" → "Nelly Dean"), which goes, and are persons';
         the mentions are numbered again (before pronouns are linked to them)."""
         rows = list(rows)
-        if not rows:
+        self._rewrite(('UPDATE mentions SET "end" = ?, text = ?, key = ?, honorific = ?, is_subject = ?, label = \'PER\' '
+                       "WHERE id = ? AND is_name = 1", [row[:6] for row in rows]),
+                      ("DELETE FROM mentions WHERE id = ?", [(row[6],) for row in rows]))
+        self.mentions -= len(rows)
+
+    def _rewrite(self, *statements: tuple[str, list[tuple]]) -> None:
+        """Run each ``(sql, rows)`` and number the mentions again, in one transaction (nothing to do
+        without rows)."""
+        if not any(rows for _sql, rows in statements):
             return
         c = self.conn
         c.execute("BEGIN")
-        c.executemany('UPDATE mentions SET "end" = ?, text = ?, key = ?, honorific = ?, is_subject = ?, label = \'PER\' '
-                      "WHERE id = ? AND is_name = 1", (row[:6] for row in rows))
-        c.executemany("DELETE FROM mentions WHERE id = ?", ((row[6],) for row in rows))
+        for sql, rows in statements:
+            c.executemany(sql, rows)
         self._renumber()
         c.execute("COMMIT")
-        self.mentions -= len(rows)
 
     def _renumber(self) -> None:
         """Number all mentions again in reading order: by start, longer first, earlier-added first."""
@@ -228,15 +234,8 @@ class RecordSpool:
         """Name mentions ``(start, text, key, honorific, label, id)`` get an earlier start, the name
         written from it and its label ("York" → "New York", GPE); the end stays. The mentions are
         numbered again (before pronouns are linked to them)."""
-        rows = list(rows)
-        if not rows:
-            return
-        c = self.conn
-        c.execute("BEGIN")
-        c.executemany("UPDATE mentions SET start = ?, text = ?, key = ?, honorific = ?, label = ? "
-                      "WHERE id = ? AND is_name = 1", rows)
-        self._renumber()
-        c.execute("COMMIT")
+        self._rewrite(("UPDATE mentions SET start = ?, text = ?, key = ?, honorific = ?, label = ? "
+                       "WHERE id = ? AND is_name = 1", list(rows)))
 
     def name_persons(self, ids: Iterable[int]) -> None:
         """Mentions of these ids become person names (dates and unnamed "persons" alike)."""
