@@ -187,8 +187,8 @@ class RecordSpool:
         mention ``next id`` after them ("Nelly" + "Dean" → "Nelly Dean"), which goes, and are persons';
         the mentions are numbered again (before pronouns are linked to them)."""
         rows = list(rows)
-        self._rewrite(('UPDATE mentions SET "end" = ?, text = ?, key = ?, honorific = ?, is_subject = ?, label = \'PER\' '
-                       "WHERE id = ? AND is_name = 1", [row[:6] for row in rows]),
+        self._rewrite(('UPDATE mentions SET "end" = ?, text = ?, key = ?, honorific = ?, is_subject = ?, '
+                       "label = 'PER' WHERE id = ? AND is_name = 1", [row[:6] for row in rows]),
                       ("DELETE FROM mentions WHERE id = ?", [(row[6],) for row in rows]))
         self.mentions -= len(rows)
 

@@ -21,8 +21,8 @@ from spacy.util import filter_spans
 from . import anaphora
 from .name_words import NEVER_NAMES, PLACE_FIRST_WORDS, PLACE_HEADS
 from .names import (CALLINGS, FAMILY_HONORIFICS, FIRST_PERSON_PRONOUNS, GROUP_HONORIFICS, NAME_PARTICLES, NOT_NAMES,
-                    OFFICE_TITLES, SAINT_WORDS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, _first_names, capitalised_name_word,
-                    elided_particle_name, name_gender, parse_name, pronoun_gender)
+                    OFFICE_TITLES, SAINT_WORDS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, _first_names,
+                    capitalised_name_word, elided_particle_name, name_gender, parse_name, pronoun_gender)
 from .syntax import is_subject, sentence_index
 from .text import CLOSE_QUOTES, OPEN_QUOTES, quote_mask
 
