@@ -665,6 +665,16 @@ def test_the_name_after_a_title_of_office_is_a_name():
     assert [after_office_title(k) for k in ("inspector", "chief heat", "mr darcy")] == [None, None, None]
 
 
+def test_the_word_after_st_is_part_of_the_name(nlp):
+    """The Scarlet Pimpernel's "Marguerite St. Just" ×55: the tagger ended the entity at "St." and
+    read "Just" as an adverb, so her maiden name was `Marguerite St.` and her brother `Armand St.`."""
+    nlp_rules = _rules()
+    words = "Marguerite St. Just smiled .".split()
+    doc = _doc(nlp_rules, words, ["B-PER", "I-PER", "O", "O", "O"], sent_starts=_starts(words))
+    assert [e.text for e in doc.ents] == ["Marguerite St. Just"]
+    assert [s.text for s in nlp("Marguerite St. Just smiled at him.")._.names] == ["Marguerite St. Just"]
+
+
 def test_irish_names_with_a_curly_apostrophe_are_names(nlp):
     """Dubliners' "O’Connor" ×45 and "M’Coy" ×33: the tagger, trained on straight apostrophes, reads
     the curly ones as anything but proper nouns, and the names component dropped the entities

@@ -223,15 +223,22 @@ def _is_office_title(tok: Token) -> bool:
     return tok.lower_ in OFFICE_TITLES and tok.text[:1].isupper() and not tok.text.isupper()
 
 
+def _is_saint_word(tok: Token) -> bool:
+    """"St." or "Saint", capitalised: the first word of a name, never a name alone."""
+    return tok.lower_.rstrip(".") in SAINT_WORDS and tok.text[:1].isupper()
+
+
 def _after_honorific(tok: Token) -> bool:
     """A capitalised word right after an honorific is a name whatever the tagger says ("Mr. Darcy"
     with Darcy tagged NOUN, "Mr. Hurst" with Hurst tagged ADV: 16 % of Pride and Prejudice's), and
     so is one after a title of office (The Secret Agent's "Chief Inspector Heat" ×71: the tagger
-    stops at the title, and "heat" is a common word)."""
+    stops at the title, and "heat" is a common word) or after "St." (The Scarlet Pimpernel's
+    "Marguerite St. Just" and "Armand St. Just", "Just" tagged an adverb: the names were
+    `Marguerite St.`)."""
     if tok.i == 0 or not tok.text[:1].isupper() or not tok.text.isalpha() or tok.lower_ in NOT_NAMES:
         return False
     before = tok.doc[tok.i - 1]
-    return _is_honorific(before) or _is_office_title(before)
+    return _is_honorific(before) or _is_office_title(before) or _is_saint_word(before)
 
 
 @Language.factory("beyondfind_rule_ner")
@@ -270,7 +277,8 @@ def _honorifics_take_their_names(doc: Doc) -> None:
 
     def new_end(ent: Span) -> int | None:   # "Aunt", not "her aunt" (a noun in apposition: "her aunt Shaw")
         end = ent.end
-        if not (_is_title(ent[-1]) or _is_office_title(ent[-1])) or end >= n or not _after_honorific(doc[end]):
+        if not (_is_title(ent[-1]) or _is_office_title(ent[-1]) or _is_saint_word(ent[-1])) or end >= n \
+                or not _after_honorific(doc[end]):
             return None
         end += 1
         while end < n and _is_name_token(doc[end]) and not _is_honorific(doc[end]):
