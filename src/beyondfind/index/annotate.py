@@ -19,7 +19,7 @@ from sys import intern   # labels, lemmas, pronouns and keys repeat: spaCy hands
 
 from ..documents import Document
 from ..nlp import anaphora, one_blas_thread
-from ..nlp.names import NAME_PARTICLES, after_office_title, capitalised_name_word, honorific_token
+from ..nlp.names import NAME_PARTICLES, after_office_title, honorific_token, name_like
 from ..nlp.syntax import SUBJECT_DEPS, description_kinds, is_subject, sentence_index
 from ..nlp.narrator import Narration, detect_narrator
 from ..nlp.name_evidence import NameEvidence, known_place
@@ -71,11 +71,9 @@ class _TokenKinds:
         self._lemmas: dict[int, str] = {}
 
     def name_like(self, orth: int) -> bool:
-        """:func:`~beyondfind.nlp.names.capitalised_name_word` or
-        :func:`~beyondfind.nlp.names.honorific_token`, once per string."""
+        """:func:`~beyondfind.nlp.names.name_like`, once per string."""
         if orth not in self._name_like:
-            text = self.strings[orth]
-            self._name_like[orth] = capitalised_name_word(text) or honorific_token(text)
+            self._name_like[orth] = name_like(self.strings[orth])
         return self._name_like[orth]
 
     def lemma(self, h: int) -> str:
@@ -383,7 +381,7 @@ def _widen_cut_names(document: Document, spool: RecordSpool) -> None:
     for mention_id, start, end, written, _h, _s, _label, _k in spans:
         found = _WORD_BEFORE.search(text, max(0, start - 40), start)
         word = found and found.group(1)
-        if word and found.start(1) > covered_until and (capitalised_name_word(word) or honorific_token(word)):
+        if word and found.start(1) > covered_until and name_like(word):
             whole = f"{word} {written}"
             counts = labels.get(whole)
             label = counts.most_common(1)[0][0] if counts else None

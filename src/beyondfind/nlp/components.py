@@ -228,6 +228,11 @@ def _is_saint_word(tok: Token) -> bool:
     return tok.lower_.rstrip(".") in SAINT_WORDS and tok.text[:1].isupper()
 
 
+def _title_before_name(tok: Token) -> bool:
+    """A capitalised honorific, title of office or "St.": the word after it is a name's."""
+    return _is_title(tok) or _is_office_title(tok) or _is_saint_word(tok)
+
+
 def _after_honorific(tok: Token) -> bool:
     """A capitalised word right after an honorific is a name whatever the tagger says ("Mr. Darcy"
     with Darcy tagged NOUN, "Mr. Hurst" with Hurst tagged ADV: 16 % of Pride and Prejudice's), and
@@ -238,7 +243,7 @@ def _after_honorific(tok: Token) -> bool:
     if tok.i == 0 or not tok.text[:1].isupper() or not tok.text.isalpha() or tok.lower_ in NOT_NAMES:
         return False
     before = tok.doc[tok.i - 1]
-    return _is_honorific(before) or _is_office_title(before) or _is_saint_word(before)
+    return _is_honorific(before) or _title_before_name(before)
 
 
 @Language.factory("beyondfind_rule_ner")
@@ -277,8 +282,7 @@ def _honorifics_take_their_names(doc: Doc) -> None:
 
     def new_end(ent: Span) -> int | None:   # "Aunt", not "her aunt" (a noun in apposition: "her aunt Shaw")
         end = ent.end
-        if not (_is_title(ent[-1]) or _is_office_title(ent[-1]) or _is_saint_word(ent[-1])) or end >= n \
-                or not _after_honorific(doc[end]):
+        if not _title_before_name(ent[-1]) or end >= n or not _after_honorific(doc[end]):
             return None
         end += 1
         while end < n and _is_name_token(doc[end]) and not _is_honorific(doc[end]):

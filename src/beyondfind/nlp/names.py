@@ -165,6 +165,12 @@ def parse_name(text: str) -> Name:
     return Name(honorific, tuple(words), definite)
 
 
+def name_like(text: str) -> bool:
+    """A word that can be or open a name: a capitalised name word (:func:`capitalised_name_word`) or an
+    honorific before one (:func:`honorific_token`) — where propagation looks for missed names."""
+    return capitalised_name_word(text) or honorific_token(text)
+
+
 def after_office_title(key: str) -> str | None:
     """The name a title of office stands before in a name key: ``"chief inspector heat"`` →
     ``"heat"``; None when the key opens with no such title or is nothing but titles."""
