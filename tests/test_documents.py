@@ -189,3 +189,30 @@ def test_a_one_line_html_document_reads_without_a_warning():
         doc = parse_document(b"chapter-one.html", "short.html")
     assert doc.text.strip() == "chapter-one.html"
     assert not [w for w in caught if "looks more like" in str(w.message)]
+
+
+def test_paragraphs_written_without_blank_lines_are_passages():
+    """LitBank's Far from the Madding Crowd sets no blank line between paragraphs: each chapter was
+    one passage of up to 6,437 words. Its paragraphs end on a short line that ends a sentence."""
+    doc = load_document(DATA / "litbank" / "original" / "27_far_from_the_madding_crowd.txt")
+    sizes = [len(p.text.split()) for p in doc.passages]
+    assert len(doc.passages) > 2000 and max(sizes) < 1000
+    second = doc.passages[2].text   # after the chapter's heading and subtitle
+    assert second.startswith("When Farmer Oak smiled") and second.endswith("the rising sun.")
+    assert doc.passages[3].text.startswith("His Christian name was Gabriel")
+    assert any(p.chapter and "CHAPTER I" in p.chapter for p in doc.passages[2:4])
+
+
+def test_a_spaced_text_keeps_its_blocks_whatever_its_line_lengths():
+    """The split is for unspaced texts only: a spaced text's short lines (verse, a letter's closing)
+    stay inside their block, as every judged passage's offsets require."""
+    text = ("A letter.\n\nDear Sir,\nI write in haste and remain yours.\nJ. Smith.\nPostscript follows here.\n\n"
+            + "Another paragraph that runs on.\n" * 3)
+    spaced = parse_document(text.encode(), "letter.txt")
+    assert [p.text.split("\n")[0] for p in spaced.passages] == ["A letter.", "Dear Sir,", "Another paragraph that runs on."]
+    unspaced = ("The first paragraph runs on across a line that is as long as all the others are\n"
+                "and it ends here on a short line.\n" * 1 +
+                "The second paragraph also runs on across a line as long as all of the others\n"
+                "are, and it ends on its short line.\n") * 60
+    doc = parse_document(unspaced.encode(), "unspaced.txt")
+    assert len(doc.passages) == 120 and doc.passages[1].text.startswith("The second paragraph")

@@ -13,7 +13,7 @@ from pathlib import Path
 from .. import BeyondfindError
 from ..jsonl import iter_jsonl
 from .model import Document, Passage
-from .segment import ChapterNamer, blocks, opening_title, passages_from_blocks
+from .segment import ChapterNamer, blocks, opening_title, paragraph_blocks, passages_from_blocks
 
 _GUTENBERG_START = re.compile(r"^\*\*\* ?START OF (?:THE|THIS) PROJECT GUTENBERG.*$", re.MULTILINE | re.IGNORECASE)
 _GUTENBERG_END = re.compile(r"^\*\*\* ?END OF (?:THE|THIS) PROJECT GUTENBERG.*$", re.MULTILINE | re.IGNORECASE)
@@ -76,7 +76,7 @@ def gutenberg_body(text: str) -> tuple[int, int]:
 def read_text(data: bytes, name: str) -> Document:
     text = decode_text(data, name)
     start, end = gutenberg_body(text)
-    spans = blocks(text, start, end)
+    spans = paragraph_blocks(text, blocks(text, start, end))
     title = _TITLE.search(text[:start]) if start else None
     return Document(name, "txt", text, passages_from_blocks(text, spans), _sha(data),
                     title.group(1).strip() if title else opening_title(text, spans))
