@@ -675,6 +675,17 @@ def test_the_word_after_st_is_part_of_the_name(nlp):
     assert [s.text for s in nlp("Marguerite St. Just smiled at him.")._.names] == ["Marguerite St. Just"]
 
 
+def test_a_title_written_with_hyphens_opens_one_name(nlp):
+    """"Lieutenant-Colonel Smith" and "Major-General Stanley" were the names `Lieutenant-` and
+    `Major-`: the second title read as another name starting. The whole is one name, its last title
+    the honorific, so the reader's "Colonel Smith" finds him."""
+    doc = nlp("Lieutenant-Colonel Smith came in with Major-General Stanley and Mrs. Stanley.")
+    assert [s.text for s in doc._.names] == ["Lieutenant-Colonel Smith", "Major-General Stanley", "Mrs. Stanley"]
+    assert parse_name("Lieutenant-Colonel Smith") == parse_name("Colonel Smith")
+    assert parse_name("Major-General Stanley").honorific == "general"
+    assert parse_name("Mary-Anne Smith").words == ("mary-anne", "smith")
+
+
 def test_irish_names_with_a_curly_apostrophe_are_names(nlp):
     """Dubliners' "O’Connor" ×45 and "M’Coy" ×33: the tagger, trained on straight apostrophes, reads
     the curly ones as anything but proper nouns, and the names component dropped the entities

@@ -188,7 +188,8 @@ def _another_name_starts(doc: Doc, start: int, j: int, end: int, first_names: fr
         return False
     tok, prev, nxt = doc[j], doc[j - 1], doc[j + 1]
     if _is_title(tok):
-        return (_is_name_token(nxt) or _after_honorific(nxt)) and not all(_is_honorific(t) for t in doc[start:j])
+        return (_is_name_token(nxt) or _after_honorific(nxt)) and not all(_is_honorific(t) or t.text in _HYPHENS
+                                                                          for t in doc[start:j])
     return tok.lower_ == "of" and not _is_honorific(prev) and nxt.lower_ in first_names
 
 

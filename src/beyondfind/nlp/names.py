@@ -75,6 +75,9 @@ NOT_NAMES = frozenset({
     "miss", "mr.", "mrs.", "dr.", "st.",
     # words the tagger puts before a name: "Friend John" (Van Helsing's Dr. Seward), "Dearest Jane"
     "friend", "dearest", "neither", "nor",
+    # sentence adverbs the tagger reads as a name's first word: "Meantime Arthur" (Sons and Lovers),
+    # "Meanwhile Rachel" (The Tenant of Wildfell Hall), "'Tis Cain Ball" (Far from the Madding Crowd)
+    "meantime", "meanwhile", "'tis", "’tis", "tis",
 })
 
 _WORD = re.compile(r"[^\W\d_](?:[\w'’\-]*\w)?", re.UNICODE)
@@ -159,10 +162,17 @@ def parse_name(text: str) -> Name:
     if definite:
         words = words[1:]
     honorific = None
-    while words and words[0] in STRIP_HONORIFICS and len(words) > 1:
-        honorific = honorific or canonical_honorific(words[0])
+    while words and len(words) > 1 and (words[0] in STRIP_HONORIFICS or _compound_honorific(words[0])):
+        honorific = honorific or canonical_honorific(_compound_honorific(words[0]) or words[0])
         words = words[1:]
     return Name(honorific, tuple(words), definite)
+
+
+def _compound_honorific(word: str) -> str | None:
+    """The last honorific of one written with hyphens: ``"lieutenant-colonel"`` → ``"colonel"``,
+    ``"major-general"`` → ``"general"``; None for any other word."""
+    parts = word.split("-")
+    return parts[-1] if len(parts) > 1 and all(p in STRIP_HONORIFICS for p in parts) else None
 
 
 def name_like(text: str) -> bool:
