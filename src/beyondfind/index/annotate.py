@@ -611,6 +611,7 @@ def _resolve(spool: RecordSpool, narrator: str | None) -> None:
         written[parse_name(text)] += n
     titled = titled_names(written)
     told_gender = _title_told_genders(written)
+    told_surnames = anaphora.titled_surname_genders(written)
     name_ids = array("q")   # the i-th PER name's mention id: links name a position among the names
     keys: list[str | None] = []   # the i-th name's key for learning its gender (anaphora.gender_key)
 
@@ -625,7 +626,7 @@ def _resolve(spool: RecordSpool, narrator: str | None) -> None:
                 gender = told_gender.get(name.words[0])
             if first_pass:
                 name_ids.append(mention_id)
-                keys.append(anaphora.gender_key(gender, name.words, name.honorific))
+                keys.append(anaphora.gender_key(gender, name.words, name.honorific, told_surnames))
             yield anaphora.NameItem(start, sentence, gender, subject, quote)
 
     pronoun_ids = array("q")
@@ -642,7 +643,7 @@ def _resolve(spool: RecordSpool, narrator: str | None) -> None:
     # its links are kept as compact arrays (a 50 MB text has about a million pronouns): -1 for none
     first = array("q", (-1 if a is None else a for a in anaphora.iter_links(names(True), pronouns(True))))
     learned = anaphora.learned_genders(keys, ((a, "female" if pronoun_female[k] else "male")
-                                              for k, a in enumerate(first) if a >= 0))
+                                              for k, a in enumerate(first) if a >= 0), told=told_surnames)
     final = anaphora.iter_links(anaphora.with_genders(names(False), keys, learned), pronouns(False)) if learned \
         else (None if a < 0 else a for a in first)
     links = ((pronoun_ids[k], name_ids[ante]) for k, ante in enumerate(final) if ante is not None)

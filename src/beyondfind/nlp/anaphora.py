@@ -28,14 +28,15 @@ pronoun could agree with her.
 from __future__ import annotations
 
 from collections import Counter, defaultdict, deque
-from collections.abc import Hashable, Iterable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from .names import _first_names
+from .names import Name, _first_names, name_gender
 
 REFLEXIVES = frozenset({"himself", "herself"})
 MIN_GENDER_LINKS = 5    # pronouns linked to an ambiguous first name before their majority is its gender
 GENDER_SHARE = 0.6      # ... and the share of them that must agree (both chosen on LitBank train/dev)
+MIN_TITLED_USES = 2     # titled uses of a surname before their one gender may be learned (titled_surname_genders)
 
 
 @dataclass(frozen=True)
@@ -113,44 +114,74 @@ def iter_links(names: Iterable[NameItem], pronouns: Iterable[PronounItem],
 
 
 def learned_genders(keys: Sequence[Hashable | None], links: Iterable[tuple[int, str]],
-                    min_links: int = MIN_GENDER_LINKS, share: float = GENDER_SHARE) -> dict[Hashable, str]:
+                    min_links: int = MIN_GENDER_LINKS, share: float = GENDER_SHARE,
+                    told: Mapping[Hashable, str] | None = None) -> dict[Hashable, str]:
     """The gender of each name key (``keys[i]``: the key of the i-th name, :func:`gender_key`; None
     for a name that does not learn) whose linked pronouns (``links``: (name index, pronoun gender)) number at least
-    ``min_links`` and agree in ``share`` of cases."""
+    ``min_links`` and agree in ``share`` of cases. A key the titles tell a gender (``told``:
+    :func:`titled_surname_genders`) learns only that one, from a majority of its pronouns."""
     counts: dict[Hashable, Counter] = defaultdict(Counter)
     for i, gender in links:
         key = keys[i]
         if key is not None:
             counts[key][gender] += 1
+    told = told or {}
     out = {}
     for key, c in counts.items():
         gender, n = c.most_common(1)[0]
         total = sum(c.values())
-        if total >= min_links and n >= share * total:
+        if total < min_links:
+            continue
+        if key in told:
+            if gender == told[key] and 2 * n > total:
+                out[key] = gender
+        elif n >= share * total:
             out[key] = gender
     return out
 
 
-def gender_key(gender: str | None, words: Sequence[str], honorific: str | None) -> str | None:
+def gender_key(gender: str | None, words: Sequence[str], honorific: str | None,
+               told: Mapping[str, str] | None = None) -> str | None:
     """The key a name learns its gender under: its first word ("jo" for "Jo" and "Jo March") when
-    that is a first name the lists give both genders and nothing else tells it (no title). None for
-    other names: a surname's first-pass pronouns are too often someone else's to learn from — they
-    made A Tale of Two Cities' `Barsad` a woman (41 "she", 17 "he") and Emma's `Bates` a man; on the
-    LitBank coreference files learning every name of unknown gender scored train 0.716 → 0.731,
-    dev 0.668 → 0.668 but test 0.745 → 0.737, these first names only 0.718 / 0.668 / 0.745."""
+    that is a first name the lists give both genders and nothing else tells it (no title), or a
+    bare surname the book's titles tell a gender (``told``: :func:`titled_surname_genders`). None
+    for other names: a surname's first-pass pronouns are too often someone else's to learn from —
+    they made A Tale of Two Cities' `Barsad` a woman (41 "she", 17 "he") and Emma's `Bates` a man;
+    on the LitBank coreference files learning every name of unknown gender scored train 0.716 →
+    0.731, dev 0.668 → 0.668 but test 0.745 → 0.737, these first names only 0.718 / 0.668 / 0.745."""
     if gender is not None or honorific is not None or not words:
         return None
     male, female = _first_names()
-    return words[0] if words[0] in male and words[0] in female else None
+    if words[0] in male and words[0] in female:
+        return words[0]
+    return words[0] if told and len(words) == 1 and words[0] in told else None
+
+
+def titled_surname_genders(written: Mapping[Name, int]) -> dict[str, str]:
+    """Bare words (no first names of the lists) the book writes after titles of one gender only, at
+    least :data:`MIN_TITLED_USES` times: "Sikes" of "Mr. Sikes", "Bates" of "Miss Bates" and "Mrs.
+    Bates". The first pass's pronouns may still teach them that gender alone
+    (:func:`learned_genders`): Oliver Twist's Sikes drew 104 "she" of 434 — Nancy's — when any
+    pronoun could agree with him. A word written after titles of both genders ("Mr. Darcy", "Miss
+    Darcy"; Main Street's "Dr. Kennicott", "Mrs. Kennicott") tells none."""
+    male, female = _first_names()
+    uses: dict[str, Counter] = defaultdict(Counter)
+    for name, n in written.items():
+        if name.honorific and len(name.words) == 1 and name.words[0] not in male and name.words[0] not in female:
+            gender = name_gender(name)
+            if gender:
+                uses[name.words[0]][gender] += n
+    return {w: next(iter(c)) for w, c in uses.items() if len(c) == 1 and sum(c.values()) >= MIN_TITLED_USES}
 
 
 def resolve_pronouns_learning_genders(names: Sequence[NameItem], keys: Sequence[Hashable | None],
                                       pronouns: Sequence[PronounItem],
-                                      settings: AnaphoraSettings = AnaphoraSettings()) -> list[int | None]:
+                                      settings: AnaphoraSettings = AnaphoraSettings(),
+                                      told: Mapping[Hashable, str] | None = None) -> list[int | None]:
     """:func:`resolve_pronouns`, then again with the genders the first pass taught the names of
-    unknown gender (:func:`learned_genders`; ``keys`` as there)."""
+    unknown gender (:func:`learned_genders`; ``keys`` and ``told`` as there)."""
     first = resolve_pronouns(names, pronouns, settings)
-    learned = learned_genders(keys, ((a, p.gender) for a, p in zip(first, pronouns) if a is not None))
+    learned = learned_genders(keys, ((a, p.gender) for a, p in zip(first, pronouns) if a is not None), told=told)
     if not learned:
         return first
     return resolve_pronouns(with_genders(names, keys, learned), pronouns, settings)
