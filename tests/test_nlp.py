@@ -117,13 +117,14 @@ def test_a_name_of_unknown_gender_learns_it_from_its_pronouns_and_loses_the_othe
 def test_a_surname_titled_with_one_gender_learns_it_from_a_majority_of_its_pronouns():
     """Oliver Twist's "Sikes" drew 104 "she" of 434 pronouns (Nancy's) when any pronoun could agree
     with him. The book titles him "Mr. Sikes" only, so a majority of "he" teaches him to be a man;
-    a surname titled both ways ("Mr. Darcy", "Miss Darcy"; "Dr. Kennicott", "Mrs. Kennicott") learns
-    nothing that way."""
-    written = {parse_name(t): n for t, n in (("Mr. Sikes", 3), ("Sikes", 300), ("Mr. Darcy", 5), ("Miss Darcy", 2),
-                                              ("Dr. Kennicott", 9), ("Mrs. Kennicott", 40), ("Mrs. Bates", 1), ("Miss Bates", 4),
-                                              ("Mr. Monks", 1), ("Mrs. Jo", 2))}
+    a surname titled both ways ("Mr. Wickham", "Mrs. Wickham"; "Dr. Kennicott", "Mrs. Kennicott")
+    needs more and surer links."""
+    written = {parse_name(t): n for t, n in (("Mr. Sikes", 3), ("Sikes", 300), ("Mr. Wickham", 5),
+                                              ("Mrs. Wickham", 2), ("Dr. Kennicott", 9), ("Mrs. Kennicott", 40),
+                                              ("Mrs. Bates", 1), ("Miss Bates", 4), ("Mr. Monks", 1), ("Mrs. Jo", 2))}
     told = anaphora.titled_surname_genders(written)
-    assert told == {"sikes": "male", "bates": "female"}   # Monks once only; "jo" is a first name
+    assert told == {"sikes": "male", "bates": "female", "wickham": anaphora.BOTH, "kennicott": anaphora.BOTH}
+    # ... Monks is titled once only, "jo" is a first name
     assert anaphora.gender_key(None, ("sikes",), None, told) == "sikes"
     assert anaphora.gender_key(None, ("sikes",), "mr", told) is None
     assert anaphora.gender_key(None, ("william", "sikes"), None, told) is None
@@ -131,7 +132,12 @@ def test_a_surname_titled_with_one_gender_learns_it_from_a_majority_of_its_prono
     assert anaphora.learned_genders(["sikes"], links, told=told) == {"sikes": "male"}    # 60 % "he"
     assert anaphora.learned_genders(["sikes"], [(0, "female")] * 6 + [(0, "male")] * 4, told=told) == {}
     assert anaphora.learned_genders(["bates"], [(0, "male")] * 9, told=told) == {}        # not the titles'
-    assert anaphora.learned_genders(["darcy"], links, told=told) == {"darcy": "male"}    # as any key
+    # titled both ways, a surname learns from 20 links or more, 70 % of one gender
+    assert anaphora.learned_genders(["wickham"], links, told=told) == {}
+    assert anaphora.learned_genders(["wickham"], links * 2, told=told) == {}                # 60 %
+    assert anaphora.learned_genders(["wickham"], [(0, "male")] * 15 + [(0, "female")] * 5, told=told) \
+        == {"wickham": "male"}
+    assert anaphora.gender_key(None, ("barsad",), None, told) is None   # never titled: no key to learn under
 
 
 def test_a_name_in_apposition_to_the_subject_is_a_subject():

@@ -36,7 +36,10 @@ from .names import Name, _first_names, name_gender
 REFLEXIVES = frozenset({"himself", "herself"})
 MIN_GENDER_LINKS = 5    # pronouns linked to an ambiguous first name before their majority is its gender
 GENDER_SHARE = 0.6      # ... and the share of them that must agree (both chosen on LitBank train/dev)
-MIN_TITLED_USES = 2     # titled uses of a surname before their one gender may be learned (titled_surname_genders)
+MIN_TITLED_USES = 2     # titled uses of a surname before their gender may be learned (titled_surname_genders)
+BOTH_TITLED_LINKS = 20  # a surname titled with both genders learns from this many links ...
+BOTH_TITLED_SHARE = 0.7  # ... this share of one gender (Wuthering Heights' "Linton": 80 "he", 26 "she")
+BOTH = "both"           # titled_surname_genders' value for a surname titled with both genders
 
 
 @dataclass(frozen=True)
@@ -119,7 +122,9 @@ def learned_genders(keys: Sequence[Hashable | None], links: Iterable[tuple[int, 
     """The gender of each name key (``keys[i]``: the key of the i-th name, :func:`gender_key`; None
     for a name that does not learn) whose linked pronouns (``links``: (name index, pronoun gender)) number at least
     ``min_links`` and agree in ``share`` of cases. A key the titles tell a gender (``told``:
-    :func:`titled_surname_genders`) learns only that one, from a majority of its pronouns."""
+    :func:`titled_surname_genders`) learns only that one, from a majority of its pronouns; one
+    titled with both genders learns from :data:`BOTH_TITLED_LINKS` links, :data:`BOTH_TITLED_SHARE`
+    of them of one gender."""
     counts: dict[Hashable, Counter] = defaultdict(Counter)
     for i, gender in links:
         key = keys[i]
@@ -132,7 +137,10 @@ def learned_genders(keys: Sequence[Hashable | None], links: Iterable[tuple[int, 
         total = sum(c.values())
         if total < min_links:
             continue
-        if key in told:
+        if told.get(key) == BOTH:
+            if total >= BOTH_TITLED_LINKS and n >= BOTH_TITLED_SHARE * total:
+                out[key] = gender
+        elif key in told:
             if gender == told[key] and 2 * n > total:
                 out[key] = gender
         elif n >= share * total:
@@ -158,12 +166,13 @@ def gender_key(gender: str | None, words: Sequence[str], honorific: str | None,
 
 
 def titled_surname_genders(written: Mapping[Name, int]) -> dict[str, str]:
-    """Bare words (no first names of the lists) the book writes after titles of one gender only, at
-    least :data:`MIN_TITLED_USES` times: "Sikes" of "Mr. Sikes", "Bates" of "Miss Bates" and "Mrs.
-    Bates". The first pass's pronouns may still teach them that gender alone
-    (:func:`learned_genders`): Oliver Twist's Sikes drew 104 "she" of 434 — Nancy's — when any
-    pronoun could agree with him. A word written after titles of both genders ("Mr. Darcy", "Miss
-    Darcy"; Main Street's "Dr. Kennicott", "Mrs. Kennicott") tells none."""
+    """The gender of the titles a bare word (no first name of the lists) is written after, at least
+    :data:`MIN_TITLED_USES` times: "male" for "Sikes" of "Mr. Sikes", "female" for "Bates" of
+    "Miss Bates" and "Mrs. Bates", :data:`BOTH` for "Wickham" of "Mr. Wickham" and "Mrs. Wickham". The
+    first pass's pronouns may then teach the bare word a gender (:func:`learned_genders`): Oliver
+    Twist's Sikes drew 104 "she" of 434 — Nancy's — when any pronoun could agree with him. An
+    untitled word learns nothing: A Tale of Two Cities' Barsad (titled once) drew 41 "she" to 25
+    "he" in the first pass."""
     male, female = _first_names()
     uses: dict[str, Counter] = defaultdict(Counter)
     for name, n in written.items():
@@ -171,7 +180,7 @@ def titled_surname_genders(written: Mapping[Name, int]) -> dict[str, str]:
             gender = name_gender(name)
             if gender:
                 uses[name.words[0]][gender] += n
-    return {w: next(iter(c)) for w, c in uses.items() if len(c) == 1 and sum(c.values()) >= MIN_TITLED_USES}
+    return {w: next(iter(c)) if len(c) == 1 else BOTH for w, c in uses.items() if sum(c.values()) >= MIN_TITLED_USES}
 
 
 def resolve_pronouns_learning_genders(names: Sequence[NameItem], keys: Sequence[Hashable | None],
