@@ -209,9 +209,10 @@ def test_a_spaced_text_keeps_its_blocks_whatever_its_line_lengths():
     text = ("A letter.\n\nDear Sir,\nI write in haste and remain yours.\nJ. Smith.\nPostscript follows here.\n\n"
             + "Another paragraph that runs on.\n" * 3)
     spaced = parse_document(text.encode(), "letter.txt")
-    assert [p.text.split("\n")[0] for p in spaced.passages] == ["A letter.", "Dear Sir,", "Another paragraph that runs on."]
+    assert [p.text.split("\n")[0] for p in spaced.passages] == ["A letter.", "Dear Sir,",
+                                                                 "Another paragraph that runs on."]
     unspaced = ("The first paragraph runs on across a line that is as long as all the others are\n"
-                "and it ends here on a short line.\n" * 1 +
+                "and it ends here on a short line.\n"
                 "The second paragraph also runs on across a line as long as all of the others\n"
                 "are, and it ends on its short line.\n") * 60
     doc = parse_document(unspaced.encode(), "unspaced.txt")

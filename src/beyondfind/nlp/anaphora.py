@@ -186,12 +186,11 @@ def titled_surname_genders(written: Mapping[Name, int]) -> dict[str, str]:
 
 def resolve_pronouns_learning_genders(names: Sequence[NameItem], keys: Sequence[Hashable | None],
                                       pronouns: Sequence[PronounItem],
-                                      settings: AnaphoraSettings = AnaphoraSettings(),
-                                      told: Mapping[Hashable, str] | None = None) -> list[int | None]:
+                                      settings: AnaphoraSettings = AnaphoraSettings()) -> list[int | None]:
     """:func:`resolve_pronouns`, then again with the genders the first pass taught the names of
-    unknown gender (:func:`learned_genders`; ``keys`` and ``told`` as there)."""
+    unknown gender (:func:`learned_genders`; ``keys`` as there)."""
     first = resolve_pronouns(names, pronouns, settings)
-    learned = learned_genders(keys, ((a, p.gender) for a, p in zip(first, pronouns) if a is not None), told=told)
+    learned = learned_genders(keys, ((a, p.gender) for a, p in zip(first, pronouns) if a is not None))
     if not learned:
         return first
     return resolve_pronouns(with_genders(names, keys, learned), pronouns, settings)
