@@ -217,3 +217,7 @@ def test_a_spaced_text_keeps_its_blocks_whatever_its_line_lengths():
                 "are, and it ends on its short line.\n") * 60
     doc = parse_document(unspaced.encode(), "unspaced.txt")
     assert len(doc.passages) == 120 and doc.passages[1].text.startswith("The second paragraph")
+    # a paragraph a line, unwrapped, however long or short the line: each line is a passage
+    lines = [" ".join(["word"] * (20 + 37 * k % 280)) + f" ends paragraph {k}." for k in range(50)]
+    doc = parse_document("\r\n".join(lines).encode(), "unwrapped.txt")
+    assert [p.text for p in doc.passages] == lines

@@ -161,6 +161,9 @@ def blocks(text: str, start: int = 0, end: int | None = None) -> list[tuple[int,
 UNSPACED_BLOCK_WORDS = 400
 # a line shorter than this share of the text's usual line width ends its paragraph
 SHORT_LINE = 0.75
+# a text whose usual line is longer than this is not wrapped: each line is a paragraph (wrapped
+# texts break their lines at 60-80 characters)
+UNWRAPPED_LINE = 250
 _PARAGRAPH_END = tuple(".!?\"”’'")
 _OPENERS = "\"“‘'-—_"
 _LINE = re.compile(r"[^\n]+")
@@ -170,9 +173,9 @@ def paragraph_blocks(text: str, spans: list[tuple[int, int]]) -> list[tuple[int,
     """``spans``, or, in a text that writes its paragraphs without blank lines between them, each
     block cut at its paragraphs' ends: a line ending a sentence that is shorter than
     :data:`SHORT_LINE` of the text's usual (90th percentile) line width and followed by a line
-    opening with a capital letter, a quote or a dash. A text of one unwrapped line per paragraph is
-    read the same way (its usual line is a long paragraph). Texts with blank lines between
-    paragraphs — every judged book — keep their blocks as they are."""
+    opening with a capital letter, a quote or a dash. In a text of one unwrapped line per
+    paragraph (its usual line longer than :data:`UNWRAPPED_LINE` characters) each line is one.
+    Texts with blank lines between paragraphs — every judged book — keep their blocks as they are."""
     if not spans:
         return spans
     words = sum(len(text[s:e].split()) for s, e in spans)
@@ -180,7 +183,11 @@ def paragraph_blocks(text: str, spans: list[tuple[int, int]]) -> list[tuple[int,
         return spans
     lines = [(m.start(), m.end()) for s, e in spans for m in _LINE.finditer(text, s, e)]
     widths = sorted(len(text[s:e].rstrip()) for s, e in lines)
-    short = SHORT_LINE * widths[int(0.9 * (len(widths) - 1))]
+    usual = widths[int(0.9 * (len(widths) - 1))]
+    if usual > UNWRAPPED_LINE:
+        return [(s + len(text[s:e]) - len(text[s:e].lstrip()), s + len(text[s:e].rstrip())) for s, e in lines
+                if text[s:e].strip()]
+    short = SHORT_LINE * usual
     out = []
     for s, e in spans:
         start = s
