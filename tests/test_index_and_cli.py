@@ -236,6 +236,11 @@ def test_aliases_drop_case_and_possessive_copies():
     # a form the book writes only in capitals (a heading, a letter's signature) is shown as a name
     assert distinct_aliases("Beth", ["Betsey", "Mrs. BETH", "COLONEL TEDDY", "King Henry VIII", "GM"]) \
         == ("Betsey", "Mrs. Beth", "Colonel Teddy", "King Henry VIII", "GM")
+    # a word broken at a line's end ("Miss Ever-" / "dene") is no alias beside the whole word; a
+    # name broken off in speech that nothing completes stays
+    assert distinct_aliases("Bathsheba", ["Miss Everdene", "Miss Ever-", "Mary-", "Miss Ev--"]) \
+        == ("Miss Everdene", "Mary-")
+    assert distinct_aliases("Maryann", ["Mary-", "Maryann Money"]) == ("Maryann Money",)
 
 
 def test_a_row_is_named_by_its_spelling_in_lower_case_letters(nlp):

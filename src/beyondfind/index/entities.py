@@ -75,9 +75,10 @@ _POSSESSIVE_OR_DASH = re.compile(r"(?:['’]s|[-—.,;:\s])+$")
 
 
 def distinct_aliases(name: str, surfaces: list[str]) -> tuple[str, ...]:
-    """``surfaces`` (most frequent first) without the name itself and without copies of a listed
+    """``surfaces`` (most frequent first) without the name itself, without copies of a listed
     one that differ only in case, a possessive or trailing dashes ("Starbuck’s", "DAGGOO",
-    "Master Copperfield--")."""
+    "Master Copperfield--"), and without a word broken at a line's end that another listed
+    form writes whole (Far from the Madding Crowd's "Miss Ever-" of "Miss Everdene")."""
     def plain(s: str) -> str:
         return _POSSESSIVE_OR_DASH.sub("", s).casefold()
 
@@ -95,6 +96,8 @@ def distinct_aliases(name: str, surfaces: list[str]) -> tuple[str, ...]:
             out.append(s)
         elif untidy(s) < untidy(out[at[key]]):   # "Wilkins Micawber" rather than "WILKINS MICAWBER"
             out[at[key]] = s
+    whole = [plain(s) for s in (name, *out)]
+    out = [s for s in out if not (s.endswith("-") and any(w != plain(s) and w.startswith(plain(s)) for w in whole))]
     return tuple(map(tidy_case, out))
 
 
