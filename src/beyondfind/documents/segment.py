@@ -181,17 +181,16 @@ def paragraph_blocks(text: str, spans: list[tuple[int, int]]) -> list[tuple[int,
     words = sum(len(text[s:e].split()) for s, e in spans)
     if words <= UNSPACED_BLOCK_WORDS * len(spans):
         return spans
-    lines = [(m.start(), m.end()) for s, e in spans for m in _LINE.finditer(text, s, e)]
-    widths = sorted(len(text[s:e].rstrip()) for s, e in lines)
+    lines_of = [[(m.start(), m.end()) for m in _LINE.finditer(text, s, e)] for s, e in spans]
+    widths = sorted(len(text[s:e].rstrip()) for lines in lines_of for s, e in lines)
     usual = widths[int(0.9 * (len(widths) - 1))]
     if usual > UNWRAPPED_LINE:
-        return [(s + len(text[s:e]) - len(text[s:e].lstrip()), s + len(text[s:e].rstrip())) for s, e in lines
-                if text[s:e].strip()]
+        return [(s + len(text[s:e]) - len(text[s:e].lstrip()), s + len(text[s:e].rstrip()))
+                for lines in lines_of for s, e in lines if text[s:e].strip()]
     short = SHORT_LINE * usual
     out = []
-    for s, e in spans:
+    for (s, e), block_lines in zip(spans, lines_of):
         start = s
-        block_lines = [(m.start(), m.end()) for m in _LINE.finditer(text, s, e)]
         for (ls, le), (ns, ne) in zip(block_lines, block_lines[1:]):
             line, nxt = text[ls:le].rstrip(), text[ns:ne].lstrip()
             if line.endswith(_PARAGRAPH_END) and len(line) < short and nxt and (nxt[0].isupper() or nxt[0] in _OPENERS):

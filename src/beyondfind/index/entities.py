@@ -97,7 +97,12 @@ def distinct_aliases(name: str, surfaces: list[str]) -> tuple[str, ...]:
         elif untidy(s) < untidy(out[at[key]]):   # "Wilkins Micawber" rather than "WILKINS MICAWBER"
             out[at[key]] = s
     whole = [plain(s) for s in (name, *out)]
-    out = [s for s in out if not (s.endswith("-") and any(w != plain(s) and w.startswith(plain(s)) for w in whole))]
+
+    def completed(s: str) -> bool:   # "Miss Ever-" beside "Miss Everdene"
+        cut = plain(s)
+        return s.endswith("-") and any(w != cut and w.startswith(cut) for w in whole)
+
+    out = [s for s in out if not completed(s)]
     return tuple(map(tidy_case, out))
 
 

@@ -162,8 +162,11 @@ def parse_name(text: str) -> Name:
     if definite:
         words = words[1:]
     honorific = None
-    while words and len(words) > 1 and (words[0] in STRIP_HONORIFICS or _compound_honorific(words[0])):
-        honorific = honorific or canonical_honorific(_compound_honorific(words[0]) or words[0])
+    while len(words) > 1:
+        title = words[0] if words[0] in STRIP_HONORIFICS else _compound_honorific(words[0])
+        if title is None:
+            break
+        honorific = honorific or canonical_honorific(title)
         words = words[1:]
     return Name(honorific, tuple(words), definite)
 
