@@ -53,6 +53,27 @@ def test_chapters_are_named_within_their_book_and_contents_are_not_chapters():
     assert two_cities[0].title == "I. The Period" and len(two_cities) > 40
 
 
+def test_chapters_numbered_alone_or_in_lower_case_or_italics_are_chapters():
+    """Of Human Bondage numbers its 122 chapters "I", "II", ... alone, The Age of Innocence "I." under
+    "Book I", Tom Jones "Chapter i." under "BOOK I.", Miss Marjoribanks "_Chapter I_": all were one
+    chapter or none (so no passage opened a chapter for the ``intro.chapter_opening`` feature).
+    Main Street's "I", "II" under each "CHAPTER" number its sections and stay inside the chapter;
+    Ulysses' one "I." is a word of Bloom's, no heading."""
+    from beyondfind.documents.positions import chapters
+
+    lit = DATA / "litbank" / "original"
+    bondage = chapters(load_document(lit / "351_of_human_bondage.txt"))
+    assert [c.title for c in bondage[:2]] == ["I", "II"] and len(bondage) == 122 and bondage[-1].title == "CXXII"
+    innocence = chapters(load_document(lit / "541_the_age_of_innocence.txt"))
+    assert innocence[0].title == "Book I · I." and innocence[-1].title == "Book II · XXXIV." and len(innocence) == 34
+    jones = chapters(load_document(lit / "6593_history_of_tom_jones_a_foundling.txt"))
+    assert jones[1].title == "BOOK I. · Chapter ii." and len(jones) > 200
+    assert chapters(load_document(lit / "41286_miss_marjoribanks.txt"))[0].title == "Chapter I"
+    main_street = chapters(load_document(lit / "543_main_street.txt"))
+    assert main_street[0].title == "CHAPTER I" and all(c.title.startswith("CHAPTER") for c in main_street)
+    assert not chapters(load_document(lit / "4300_ulysses.txt"))
+
+
 def test_a_part_listed_in_the_table_of_contents_names_no_chapter():
     """Little Women's contents list "PART 1", its chapters, "PART 2", its chapters: the last part
     of the contents used to name every chapter of part 1 ("PART 2 · CHAPTER ONE")."""

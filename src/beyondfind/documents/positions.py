@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .. import BeyondfindError
 from .model import Document
+from .segment import heading_title
 
 PROSE_WORDS = 40
 TOC_HEADINGS = 3   # a heading after this many headings in a row is an entry of a table of contents
@@ -41,7 +42,7 @@ def chapters(document: Document) -> list[Chapter]:
     for p in document.passages:
         if p.chapter is None:
             continue
-        is_heading = " ".join(p.text.split())[:80] == p.chapter.split(" · ")[-1]
+        is_heading = heading_title(p.text) == p.chapter.split(" · ")[-1]
         prose = p.n_words >= PROSE_WORDS
         if runs and runs[-1][0] == p.chapter:
             runs[-1][2] = p.end

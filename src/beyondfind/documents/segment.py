@@ -8,9 +8,12 @@ from .model import Passage
 
 # A line that starts with a no-break space opens a new paragraph (Gutenberg's indented paragraphs).
 _BLOCK = re.compile(r"[^\n]*\S[^\n]*(?:\n(?!\xa0)[^\n]*\S[^\n]*)*")
-_CHAPTER = re.compile(r"^\s*(?:CHAPTER|Chapter|BOOK|Book|PART|Part|VOLUME|Volume|STAVE|Stave|LETTER|Letter"
+# "Chapter i." (Tom Jones) and "_Chapter I_" (set in italics: Miss Marjoribanks) too
+_CHAPTER = re.compile(r"^\s*_?(?:CHAPTER|Chapter|BOOK|Book|PART|Part|VOLUME|Volume|STAVE|Stave|LETTER|Letter"
                       r"|ADVENTURE|Adventure)\b"
-                      r"[\s.]*(?:[IVXLCDM]+|\d+|[A-Z][a-z]+|[A-Z]{3,})\b")
+                      r"[\s.]*(?:[IVXLCDM]+|[ivxlcdm]+|\d+|[A-Z][a-z]+|[A-Z]{3,})(?:\b|(?=_))")
+# a chapter numbered alone: "I", "XII." (Of Human Bondage, Tess, The Age of Innocence's "Book I" then "I.")
+_NUMERAL = re.compile(r"\s*_?[IVXLC]+\.?_?\s*")
 
 
 # Heading levels: a VOLUME holds PARTs, a PART holds BOOKs, a BOOK holds CHAPTERs (War and Peace,
@@ -23,7 +26,8 @@ CHAPTER_LEVEL = len(_LEVELS) - 1
 
 def heading_level(heading: str) -> int:
     """0 volume, 1 part, 2 book, 3 chapter (and anything else)."""
-    first = heading.split(maxsplit=1)[0].lower().strip(".:") if heading.strip() else ""
+    title = heading_title(heading)
+    first = title.split(maxsplit=1)[0].lower().strip(".:") if title else ""
     return next((i for i, words in enumerate(_LEVELS) if first in words), len(_LEVELS) - 1)
 
 
@@ -40,8 +44,14 @@ class ChapterNamer:
     def __init__(self) -> None:
         self.open: dict[int, str] = {}
 
+    @property
+    def in_chapter(self) -> bool:
+        """A chapter heading ("CHAPTER I") is open: a numeral after it numbers a section of that
+        chapter (Main Street's "CHAPTER I" then "I", "II"), not a chapter."""
+        return CHAPTER_LEVEL in self.open and not is_numeral_heading(self.open[CHAPTER_LEVEL])
+
     def heading(self, text: str) -> str:
-        title = " ".join(text.split())[:80]
+        title = heading_title(text)
         level = heading_level(title)
         self.open = {lvl: t for lvl, t in self.open.items() if lvl < level}
         self.open[level] = title
@@ -52,6 +62,22 @@ class ChapterNamer:
 
 # "I. The Period" (A Tale of Two Cities): a roman numeral, a dot and a short capitalised title on one line
 _NUMBERED_TITLE = re.compile(r"^[IVXLC]+\.\s+[A-Z][^\n]{0,60}$")
+
+
+def heading_title(block: str) -> str:
+    """A heading block as a chapter's name: one line, no italics underscores, at most 80 characters
+    (``"_Chapter I_"`` → ``"Chapter I"``)."""
+    text = block.strip()
+    if len(text) > 2 and text[0] == text[-1] == "_":
+        text = text[1:-1]
+    return " ".join(text.split())[:80]
+
+
+def is_numeral_heading(block: str) -> bool:
+    """A block that is a roman numeral alone ("I", "XII.", "_IV_"): a chapter's heading in a book
+    that numbers its chapters so, a section's in one whose chapters have headings of their own
+    (:attr:`ChapterNamer.in_chapter`)."""
+    return len(block) <= 40 and bool(_NUMERAL.fullmatch(block))
 
 
 def is_heading(block: str) -> bool:
@@ -206,12 +232,15 @@ def passages_from_blocks(text: str, spans: list[tuple[int, int]],
     out = []
     chapter: str | None = None
     namer = ChapterNamer()
+    # numerals alone number chapters when there are several (one is a word: Ulysses' "I.")
+    numerals = chapters is None and sum(is_numeral_heading(text[s:e]) for s, e in spans) >= 2
     for i, (s, e) in enumerate(spans):
         body = text[s:e]
         if chapters is not None:
             chapter = chapters[i]
-        elif is_heading(body) and not (heading_level(body) < CHAPTER_LEVEL and i + 1 < len(spans)
-                                       and is_contents(text[spans[i + 1][0]:spans[i + 1][1]])):
+        elif (is_heading(body) and not (heading_level(body) < CHAPTER_LEVEL and i + 1 < len(spans)
+                                        and is_contents(text[spans[i + 1][0]:spans[i + 1][1]]))) \
+                or (numerals and is_numeral_heading(body) and not namer.in_chapter):
             # (a part listed in a table of contents, its chapters below it, opens nothing: Little
             # Women's contents end with "PART 2", which named every chapter of part 1)
             chapter = namer.heading(body)
