@@ -69,6 +69,12 @@ def test_chapters_numbered_alone_or_in_lower_case_or_italics_are_chapters():
     jones = chapters(load_document(lit / "6593_history_of_tom_jones_a_foundling.txt"))
     assert jones[1].title == "BOOK I. · Chapter ii." and len(jones) > 200
     assert chapters(load_document(lit / "41286_miss_marjoribanks.txt"))[0].title == "Chapter I"
+    assert len(chapters(load_document(lit / "16357_mary_a_fiction.txt"))) == 31   # "CHAP. I."
+    gables = chapters(load_document(lit / "77_the_house_of_the_seven_gables.txt"))
+    assert [c.title for c in gables[:2]] == ["I The Old Pyncheon Family", "II The Little Shop-Window"]
+    assert len(gables) == 21
+    # "CHAPTER I" then its title "I TAKE A COUNTRY HOUSE": the pronoun, no numeral
+    assert chapters(load_document(lit / "434_the_circular_staircase.txt"))[0].title == "CHAPTER I"
     main_street = chapters(load_document(lit / "543_main_street.txt"))
     assert main_street[0].title == "CHAPTER I" and all(c.title.startswith("CHAPTER") for c in main_street)
     assert not chapters(load_document(lit / "4300_ulysses.txt"))

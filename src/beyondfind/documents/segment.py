@@ -8,8 +8,8 @@ from .model import Passage
 
 # A line that starts with a no-break space opens a new paragraph (Gutenberg's indented paragraphs).
 _BLOCK = re.compile(r"[^\n]*\S[^\n]*(?:\n(?!\xa0)[^\n]*\S[^\n]*)*")
-# "Chapter i." (Tom Jones) and "_Chapter I_" (set in italics: Miss Marjoribanks) too
-_CHAPTER = re.compile(r"^\s*_?(?:CHAPTER|Chapter|BOOK|Book|PART|Part|VOLUME|Volume|STAVE|Stave|LETTER|Letter"
+# "Chapter i." (Tom Jones), "CHAP. I." (Mary: A Fiction) and "_Chapter I_" (set in italics: Miss Marjoribanks) too
+_CHAPTER = re.compile(r"^\s*_?(?:CHAPTER|Chapter|CHAP|Chap|BOOK|Book|PART|Part|VOLUME|Volume|STAVE|Stave|LETTER|Letter"
                       r"|ADVENTURE|Adventure)\b"
                       r"[\s.]*(?:[IVXLCDM]+|[ivxlcdm]+|\d+|[A-Z][a-z]+|[A-Z]{3,})(?:\b|(?=_))")
 # a chapter numbered alone: "I", "XII." (Of Human Bondage, Tess, The Age of Innocence's "Book I" then "I.")
@@ -18,7 +18,7 @@ _NUMERAL = re.compile(r"\s*_?[IVXLC]+\.?_?\s*")
 
 # Heading levels: a VOLUME holds PARTs, a PART holds BOOKs, a BOOK holds CHAPTERs (War and Peace,
 # Les Misérables); a chapter is named with the headings above it.
-_LEVELS = (("volume",), ("part",), ("book",), ("chapter", "stave", "letter", "adventure"))
+_LEVELS = (("volume",), ("part",), ("book",), ("chapter", "chap", "stave", "letter", "adventure"))
 
 
 CHAPTER_LEVEL = len(_LEVELS) - 1
@@ -43,16 +43,19 @@ class ChapterNamer:
 
     def __init__(self) -> None:
         self.open: dict[int, str] = {}
+        self.numeral = False   # the open chapter's heading is a numeral (is_numeral_heading)
 
     @property
     def in_chapter(self) -> bool:
         """A chapter heading ("CHAPTER I") is open: a numeral after it numbers a section of that
         chapter (Main Street's "CHAPTER I" then "I", "II"), not a chapter."""
-        return CHAPTER_LEVEL in self.open and not is_numeral_heading(self.open[CHAPTER_LEVEL])
+        return CHAPTER_LEVEL in self.open and not self.numeral
 
-    def heading(self, text: str) -> str:
+    def heading(self, text: str, numeral: bool = False) -> str:
         title = heading_title(text)
-        level = heading_level(title)
+        level = CHAPTER_LEVEL if numeral else heading_level(title)
+        if level == CHAPTER_LEVEL:
+            self.numeral = numeral
         self.open = {lvl: t for lvl, t in self.open.items() if lvl < level}
         self.open[level] = title
         parts = [self.open[lvl] for lvl in sorted(self.open)][-2:]   # the chapter and the level above it
@@ -62,6 +65,9 @@ class ChapterNamer:
 
 # "I. The Period" (A Tale of Two Cities): a roman numeral, a dot and a short capitalised title on one line
 _NUMBERED_TITLE = re.compile(r"^[IVXLC]+\.\s+[A-Z][^\n]{0,60}$")
+# without the dot (The House of the Seven Gables' "I  The Old Pyncheon Family", "II The Little
+# Shop-Window"): see is_numeral_heading
+_NUMERAL_TITLE = re.compile(r"\s*(?:I\s{2,}|[IVXLC]{2,}\s+|[VXLC]\s+)([A-Z][^\n]{0,60})")
 
 
 def heading_title(block: str) -> str:
@@ -74,10 +80,16 @@ def heading_title(block: str) -> str:
 
 
 def is_numeral_heading(block: str) -> bool:
-    """A block that is a roman numeral alone ("I", "XII.", "_IV_"): a chapter's heading in a book
-    that numbers its chapters so, a section's in one whose chapters have headings of their own
-    (:attr:`ChapterNamer.in_chapter`)."""
-    return len(block) <= 40 and bool(_NUMERAL.fullmatch(block))
+    """A block that is a roman numeral alone ("I", "XII.", "_IV_") or a numeral and a title on one
+    line ("II The Little Shop-Window"; "I" then needs two spaces: "I Go to Bristol" is a title, "I
+    TAKE A COUNTRY HOUSE" another): a chapter's heading in a book that numbers its chapters so, a
+    section's in one whose chapters have headings of their own (:attr:`ChapterNamer.in_chapter`)."""
+    if len(block) > 80 or "\n" in block.strip():
+        return False
+    if _NUMERAL.fullmatch(block):
+        return True
+    titled = _NUMERAL_TITLE.fullmatch(block)
+    return bool(titled and is_title_line(titled.group(1)) and not titled.group(1).endswith(_SENTENCE_END))
 
 
 def is_heading(block: str) -> bool:
@@ -238,11 +250,12 @@ def passages_from_blocks(text: str, spans: list[tuple[int, int]],
         body = text[s:e]
         if chapters is not None:
             chapter = chapters[i]
-        elif (is_heading(body) and not (heading_level(body) < CHAPTER_LEVEL and i + 1 < len(spans)
-                                        and is_contents(text[spans[i + 1][0]:spans[i + 1][1]]))) \
-                or (numerals and is_numeral_heading(body) and not namer.in_chapter):
+        elif is_heading(body) and not (heading_level(body) < CHAPTER_LEVEL and i + 1 < len(spans)
+                                       and is_contents(text[spans[i + 1][0]:spans[i + 1][1]])):
             # (a part listed in a table of contents, its chapters below it, opens nothing: Little
             # Women's contents end with "PART 2", which named every chapter of part 1)
             chapter = namer.heading(body)
+        elif numerals and not namer.in_chapter and is_numeral_heading(body):
+            chapter = namer.heading(body, numeral=True)
         out.append(Passage(len(out), s, e, text, chapter))
     return tuple(out)
