@@ -745,6 +745,23 @@ def test_a_first_name_written_with_a_peers_wifes_title_lets_madame_x_be_her():
     assert not _same(dracula, "Mrs. Westenra", "Lucy Westenra")
 
 
+def test_madam_with_a_first_name_is_a_courtesy_when_the_same_name_is_also_miss():
+    """Tom Jones (a LitBank full text; its forms and counts): the servants' "Madam Sophia Western"
+    beside "Miss Sophia Western" is no married woman, so "Sophia" no longer fits the aunt's "Mrs
+    Western": Sophia ×876 and Miss Western ×41 are one row (were two). ("Madam Sophia" itself stays
+    the aunt's: a married title beside no first name.) Dracula's "Madam Mina" (never "Miss Mina
+    Harker") is still Mrs. Harker."""
+    jones = _index({"Miss Sophia Western": 3, "Madam Sophia Western": 3, "Sophia Western": 5, "Mrs Western": 94,
+                    "Miss Western": 41, "Mr Western": 136, "Madam Sophia": 10, "Madam Western": 8,
+                    "Western": 111, "Sophia": 876, "Sophy": 48},
+                   {"Mrs Western": "female", "Miss Western": "female", "Mr Western": "male", "Sophia": "female"})
+    assert _same(jones, "Sophia", "Miss Western") and _same(jones, "Sophia", "Miss Sophia Western")
+    assert not _same(jones, "Sophia", "Mrs Western")
+    dracula = _index({"Mina Harker": 20, "Madam Mina": 40, "Mrs. Harker": 69, "Mina": 126, "Miss Mina": 3,
+                      "Miss Mina Murray": 2, "Jonathan Harker": 50})
+    assert _same(dracula, "Mrs. Harker", "Mina Harker")
+
+
 def test_old_mr_x_tells_the_father_from_the_son_known_by_his_first_name():
     """A book that writes "old Mr. X" (or "young", "the elder") three times or more has two men called
     Mr. X; then "Mr. X" does not join a full name "F X" whose F the book writes alone more often: the

@@ -390,8 +390,15 @@ def _given_names_agree(a: _Form, b: _Form) -> bool:
 def _married_first_names(forms: list[_Form], female: frozenset[str]) -> frozenset[str]:
     """Women's first names the text writes with a married title ("Madam Mina", "Mrs. Rachel") or a
     peer's wife's ("Countess Ellen": The Age of Innocence's `Madame Olenska` ×158 is `Ellen
-    Olenska`), not a husband's ("Mrs. Bute", "Mrs. Linton Heathcliff")."""
-    return frozenset(f.first for f in forms if f.honorific in MARRIED_WITH_FIRST_NAME and f.first in female)
+    Olenska`), not a husband's ("Mrs. Bute", "Mrs. Linton Heathcliff"), nor a courtesy's: Tom Jones'
+    servants say "Madam Sophia Western" to the "Miss Sophia Western" she is, and her first name let
+    "Sophia Western" be the aunt's "Mrs Western" (Sophia ×876 and Miss Western ×41 were two rows)."""
+    married = {f.first for f in forms if f.honorific in MARRIED_WITH_FIRST_NAME and f.first in female}
+    # "Madam Sophia Western" beside "Miss Sophia Western" (Tom Jones): a courtesy, no marriage
+    unmarried = {(f.first, f.surname) for f in forms if f.honorific in UNMARRIED and len(f.words) > 1}
+    courtesy = {f.first for f in forms if f.honorific in MARRIED_WITH_FIRST_NAME and len(f.words) > 1
+                and (f.first, f.surname) in unmarried}
+    return frozenset(married - courtesy)
 
 
 def _wives_by_husbands_names(forms: list[_Form], female: frozenset[str], story_men: frozenset[str]) -> None:
