@@ -598,7 +598,7 @@ def _join_nicknames(members: list[list[_Form]], readings: Mapping[FormKey, tuple
     with one needs a target written with the same or with none) is joined. ``also_near``: more
     positions that count as a form's presence for this evidence only (the narrator's "I" for the
     narrator's name: "Davy" is said to the narrator, near his "I", seldom near his name)."""
-    table = nicknames()
+    table = nicknames(on_evidence=True)
     persons = [cid for cid, ms in enumerate(members)
                if ms[0].stats.label == "PER" and not _ambiguous(cid, ms, readings)]
     positions = {cid: sorted(p for m in members[cid] for p in m.stats.positions) for cid in persons}

@@ -213,6 +213,11 @@ def _first_names() -> tuple[frozenset[str], frozenset[str]]:
 # pet names the nickname list lacks, as nineteenth-century novels write them
 EXTRA_NICKNAMES = {"janet": ("jane",), "kitty": ("catherine", "katherine", "kathleen"),
                    "nelly": ("ellen", "helen", "eleanor"), "jo": ("josephine",)}
+# nicknames as long as the name they are short for (so the list's pair reads as noise), trusted only
+# on the evidence of nearness (characters._join_nicknames), never to join two full names: The
+# Picture of Dorian Gray's "Harry" ×178 is Lord Henry, but Sense and Sensibility's little "Harry
+# Dashwood" is not his grandfather "Mr. Henry Dashwood"
+NICKNAMES_ON_EVIDENCE = {"harry": ("henry",)}
 
 
 # a word with this many nicknames of its own is a given name, never read as a nickname ("mary" of
@@ -220,8 +225,8 @@ EXTRA_NICKNAMES = {"janet": ("jane",), "kitty": ("catherine", "katherine", "kath
 GIVEN_NAME_NICKNAMES = 6
 
 
-@lru_cache(maxsize=1)
-def nicknames() -> dict[str, frozenset[str]]:
+@lru_cache(maxsize=2)
+def nicknames(on_evidence: bool = False) -> dict[str, frozenset[str]]:
     """nickname → the given names it is short for (``lizzy`` → {``elizabeth``}), from the vendored
     list (``data/nicknames.csv``, see its README) plus :data:`EXTRA_NICKNAMES`; the spellings -ie,
     -y and -ey of a nickname are one (``kittie`` / ``kitty``). The list holds both directions of many
@@ -230,7 +235,8 @@ def nicknames() -> dict[str, frozenset[str]]:
     of longer names (``joe`` of ``joseph``, ``tom`` of ``thomas``, ``beth`` of ``elizabeth``; never
     ``catherine`` of ``cathy`` or ``william`` of ``wilma``), and not at all when it has
     :data:`GIVEN_NAME_NICKNAMES` of its own, as a primary given name does (``mary``, ``john``), unless
-    :data:`EXTRA_NICKNAMES` says so (``janet``)."""
+    :data:`EXTRA_NICKNAMES` says so (``janet``). ``on_evidence``: also :data:`NICKNAMES_ON_EVIDENCE`,
+    for joins that the text's nearness supports."""
     pairs: list[tuple[str, str]] = []
     lines = (Path(__file__).parent / "data" / "nicknames.csv").read_text(encoding="utf-8").splitlines()
     for line in lines[1:]:
@@ -244,7 +250,7 @@ def nicknames() -> dict[str, frozenset[str]]:
             if not own[spelling] or (len(spelling) < len(name) and own[spelling] < GIVEN_NAME_NICKNAMES):
                 formal.setdefault(spelling, set()).add(name)
     out = {n: frozenset(fs) for n, fs in formal.items()}
-    for n, fs in EXTRA_NICKNAMES.items():
+    for n, fs in (EXTRA_NICKNAMES | (NICKNAMES_ON_EVIDENCE if on_evidence else {})).items():
         out[n] = out.get(n, frozenset()) | frozenset(fs)
     return out
 
