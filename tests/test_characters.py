@@ -179,6 +179,15 @@ def test_full_names_agree_when_one_first_name_is_a_nickname_of_the_other():
     assert _same(index, "Jack Seward", "John Seward") and not _same(index, "Jack Seward", "Mrs. Seward")
 
 
+def test_a_nickname_agrees_with_a_middle_given_name():
+    """The Beautiful and Damned (a LitBank full text; its counts): the first full name read is "Harvard
+    Crimson Richard Caramel" (a newspaper's name taken into the span), whose first word "harvard"
+    kept "Dick Caramel" — and with it "Dick" ×126 — from Richard Caramel's row: two rows for one man."""
+    index = _index({"Harvard Crimson Richard Caramel": 1, "Mr. Richard Caramel": 1, "Richard Caramel": 53,
+                    "Dick Caramel": 2, "Dick": 126, "Caramel": 10, "Richard": 8})
+    assert _same(index, "Dick Caramel", "Richard Caramel") and _same(index, "Dick", "Richard Caramel")
+
+
 def test_common_nicknames_that_have_nicknames_themselves_still_pair_with_longer_names():
     """Great Expectations' "Joe Gargery" ×30 and "Joseph Gargery" ×6 are one man; the list also says
     "joe" has the nickname "joey", which used to make "joe" a given name only. Primary given names

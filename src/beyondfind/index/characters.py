@@ -380,11 +380,13 @@ def _initialled(form: _Form) -> bool:
 
 
 def _given_names_agree(a: _Form, b: _Form) -> bool:
-    """First names agree, or one is a middle name of the other ("Fairfax Rochester" /
-    "Edward Fairfax Rochester")."""
+    """First names agree, or one agrees with a middle name of the other ("Fairfax Rochester" /
+    "Edward Fairfax Rochester"; The Beautiful and Damned's "Dick Caramel" / "Harvard Crimson
+    Richard Caramel", a newspaper's name taken into the span)."""
     if _first_names_agree(a.first, b.first):
         return True
-    return a.first in b.words[:-1] or b.first in a.words[:-1]
+    return (any(_first_names_agree(a.first, w) for w in b.words[1:-1])
+            or any(_first_names_agree(b.first, w) for w in a.words[1:-1]))
 
 
 def _married_first_names(forms: list[_Form], female: frozenset[str]) -> frozenset[str]:
