@@ -179,6 +179,18 @@ def test_full_names_agree_when_one_first_name_is_a_nickname_of_the_other():
     assert _same(index, "Jack Seward", "John Seward") and not _same(index, "Jack Seward", "Mrs. Seward")
 
 
+def test_comrade_is_a_mans_title():
+    """The Man Who Was Thursday (a LitBank full text; its counts): "Comrade Syme" read as a full name
+    whose first name is "Comrade" was a second man with Syme's surname, so neither "Mr. Syme" nor
+    the bare "Syme" ×489 had a dominant full name, and Gabriel Syme was three rows. Read as no title
+    of a man, The Secret Agent's "Comrade Verloc" would be Winnie Verloc's."""
+    index = _index({"Syme": 489, "Mr. Syme": 11, "Gabriel Syme": 5, "Mr. Gabriel Syme": 2, "Comrade Syme": 6,
+                    "Winnie Verloc": 10, "Comrade Verloc": 2, "Verloc": 120},
+                   {"Syme": "male", "Gabriel Syme": "male", "Winnie Verloc": "female", "Verloc": "male"})
+    assert _same(index, "Syme", "Gabriel Syme") and _same(index, "Mr. Syme", "Gabriel Syme")
+    assert _same(index, "Comrade Syme", "Gabriel Syme") and not _same(index, "Comrade Verloc", "Winnie Verloc")
+
+
 def test_a_nickname_agrees_with_a_middle_given_name():
     """The Beautiful and Damned (a LitBank full text; its counts): the first full name read is "Harvard
     Crimson Richard Caramel" (a newspaper's name taken into the span), whose first word "harvard"

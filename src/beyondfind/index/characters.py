@@ -81,7 +81,7 @@ STYLED = frozenset({"sir", "lord"})
 SURNAME_HONORIFICS = frozenset({"mr", "mrs", "miss", "ms", "master", "dr", "madam", "madame", "mme", "monsieur",
                                 "mlle", "mademoiselle", "colonel", "captain", "major", "general", "lieutenant",
                                 "sergeant", "professor", "reverend", "judge", "squire", "herr", "frau",
-                                "citizen", "citizeness", "comte", "comtesse", "duc", "marquis", "marquise",
+                                "citizen", "citizeness", "comrade", "comte", "comtesse", "duc", "marquis", "marquise",
                                 "vicomte", "vicomtesse", "abbe"}) | CALLINGS
 RARE = 10              # full names seen fewer times absorb a bare word 3× as frequent only when they introduced it
                        # (a titled one-word form too when several characters compete for it: Middlemarch's

@@ -26,6 +26,8 @@ MALE_HONORIFICS = frozenset({
     "marse", "mars", "squire", "parson", "deacon", "earl", "emperor", "pap", "st", "saint",
     # French titles of the translated novels ("M. de Villefort", "Citizen Defarge", "Comte de Morcerf")
     "m", "citizen", "duc", "comte", "marquis", "vicomte", "viscount", "abbe", "abbé",
+    # the anarchists of The Man Who Was Thursday ("Comrade Syme") and The Secret Agent ("Comrade Ossipon")
+    "comrade",
 }) | CALLINGS
 FEMALE_HONORIFICS = frozenset({
     "mrs", "miss", "ms", "madam", "madame", "mme", "mlle", "mademoiselle", "lady", "aunt", "sister",
