@@ -100,6 +100,9 @@ WIFE_SHARE = 5.0       # ... written this many times as often as all that wife's
 HUSBAND_USES = 10      # ... when F, no woman's name, is written this often without a title
 NEAR_SHARE = 0.3       # a nickname joins a character when this share of its mentions is near the character's
 NEAR_LEAD = 3.0        # ... and this many times the share near any other character with that given name
+ON_EVIDENCE_SHARE = 0.2  # a nickname of NICKNAMES_ON_EVIDENCE is used this share as often as its character's
+                         # forms: Dorian Gray's "Harry" ×178 (Lord Henry ×229); King Solomon's Mines' "Harry"
+                         # ×10, the narrator's son, is near Sir Henry ×259 at every use
 TITLED_DISPLAY = 2.0   # a titled form names the row unless the bare word is written this many times as often
 FIRST_NAME_LEAD = 5.0  # ... or this many times as often as with the surname, when one such son is found
 ELDER_EVIDENCE = 3     # "old Mr. X" / "young Mr. X" written this often: the book has two men called Mr. X
@@ -600,7 +603,7 @@ def _join_nicknames(members: list[list[_Form]], readings: Mapping[FormKey, tuple
     with one needs a target written with the same or with none) is joined. ``also_near``: more
     positions that count as a form's presence for this evidence only (the narrator's "I" for the
     narrator's name: "Davy" is said to the narrator, near his "I", seldom near his name)."""
-    table = nicknames(on_evidence=True)
+    table, listed_table = nicknames(on_evidence=True), nicknames()
     persons = [cid for cid, ms in enumerate(members)
                if ms[0].stats.label == "PER" and not _ambiguous(cid, ms, readings)]
     positions = {cid: sorted(p for m in members[cid] for p in m.stats.positions) for cid in persons}
@@ -626,6 +629,10 @@ def _join_nicknames(members: list[list[_Form]], readings: Mapping[FormKey, tuple
             continue
         target = near[0][1]
         target_honorifics = {m.honorific for m in members[target] if m.honorific}
+        listed = frozenset().union(*(listed_table.get(m.words[0], ()) for m in ms))
+        if not any(m.first in listed for m in members[target]) \
+                and len(positions[cid]) < ON_EVIDENCE_SHARE * len(positions[target]):
+            continue   # a pair the list alone does not give: the nickname must be a usual name of the target's
         if len(positions[cid]) <= len(positions[target]) and (not target_honorifics
                                                                or honorifics <= target_honorifics):
             joins[cid] = target
