@@ -179,6 +179,22 @@ def test_full_names_agree_when_one_first_name_is_a_nickname_of_the_other():
     assert _same(index, "Jack Seward", "John Seward") and not _same(index, "Jack Seward", "Mrs. Seward")
 
 
+def test_the_narrators_surname_is_the_narrators_when_no_full_name_dominates():
+    """King Solomon's Mines (a LitBank full text; its counts): the narrator, "I, Allan Quatermain",
+    is named so 4 times and "Hunter Quatermain" (his nickname) twice, so neither full name held 80 %
+    of the candidates of "Mr. Quatermain" ×18 and "Quatermain" ×21, and he was four rows. The
+    narrator's "I" is the mentions the counts miss: his full name takes them."""
+    forms = {(None, "allan quatermain"): FormStats.from_positions([10, 5000, 9000, 12000]),
+             (None, "hunter quatermain"): FormStats.from_positions([3000, 20000]),
+             ("mr", "quatermain"): FormStats.from_positions(list(range(1000, 30000, 1600))),
+             (None, "quatermain"): FormStats.from_positions(list(range(500, 31000, 1450)))}
+    told = cluster_names(forms, narrator=(None, "allan quatermain"))
+    of = told.character_of
+    assert of[("mr", "quatermain")] == of[(None, "quatermain")] == of[(None, "allan quatermain")]
+    untold = cluster_names(forms).character_of
+    assert untold[("mr", "quatermain")] != untold[(None, "allan quatermain")]
+
+
 def test_comrade_is_a_mans_title():
     """The Man Who Was Thursday (a LitBank full text; its counts): "Comrade Syme" read as a full name
     whose first name is "Comrade" was a second man with Syme's surname, so neither "Mr. Syme" nor

@@ -274,7 +274,8 @@ class IndexedBook:
         apart = frozenset(frozenset({(None, name.key), (honorific, name.words[-1])})
                           for _s, name in self.namesakes.values() for honorific in (None, "mr"))
         return cluster_names(stats, window=NICKNAME_WINDOW, also_near=also_near,
-                             elders=elder_surnames(self.document.text), apart=apart)
+                             elders=elder_surnames(self.document.text), apart=apart,
+                             narrator=(narrator.honorific, narrator.key) if narrator is not None else None)
 
     def match_words(self, query: Name) -> frozenset[str]:
         """Name words that can point at ``query``: its own, and those of every form of its character

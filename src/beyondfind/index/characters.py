@@ -901,14 +901,19 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
                   own_share: float = OWN_SHARE, window: float | None = None,
                   also_near: Mapping[FormKey, Sequence[float]] | None = None,
                   elders: frozenset[str] = frozenset(),
-                  apart: frozenset[frozenset[FormKey]] = frozenset()) -> CharacterIndex:
+                  apart: frozenset[frozenset[FormKey]] = frozenset(),
+                  narrator: FormKey | None = None) -> CharacterIndex:
     """Group name forms into characters (see the module docstring for the constraints). ``window``:
     how near (in the forms' position unit) a nickname's mentions must be to its character's for
     the two to join, None leaving nicknames their own characters; ``also_near``: positions that
     count as a form's presence in that evidence only (see :func:`_join_nicknames`); ``elders``:
     surnames two men share, a father and a son (:func:`elder_surnames`); ``apart``: pairs of forms
     known to name two people (a namesake and the person whose name he carries:
-    :mod:`~beyondfind.index.namesakes`), never in one character."""
+    :mod:`~beyondfind.index.namesakes`), never in one character; ``narrator``: the form that names
+    the book's narrator, whose character a surname or title takes when no candidate holds the
+    :data:`DOMINANT_SHARE` of its mentions (the narrator's own mentions are the "I" the counts
+    miss: King Solomon's Mines' "Mr. Quatermain" ×18 is Allan Quatermain ×4, not his nickname
+    "Hunter Quatermain" ×2)."""
     male, female = _first_names()
     items = [_Form(k, k[0], form_words(k[1]) if s.label == "PER" else place_words(k[1]), s)
              for k, s in forms.items() if k[1]]
@@ -963,6 +968,9 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
         pool = sum(total.values())
         if cands:
             best = _dominant(cands, weighings, dominant_share)
+            if best is None and narrator in cluster_of and cluster_of[narrator] in cands \
+                    and len(readings[narrator]) == 1:
+                best = cluster_of[narrator]
             titled = f.honorific is not None and len(f.words) == 1 and len(cands) > 1
             styled = _styled(f, cands, members) if best is None and titled else None
             best = styled if styled is not None else best
