@@ -195,6 +195,20 @@ def test_the_narrators_surname_is_the_narrators_when_no_full_name_dominates():
     assert untold[("mr", "quatermain")] != untold[(None, "allan quatermain")]
 
 
+def test_the_narrators_full_name_written_once_joins_his_first_names_character():
+    """Robinson Crusoe (a LitBank full text; its counts): "I was called Robinson Kreutznaer" names
+    the narrator once; he is "Robinson", "Robin Crusoe", "Robinson Crusoe" after. His every "I" went
+    to the one-mention row "Robinson Kreutznaer", so no query for Robinson Crusoe counted them."""
+    forms = {(None, "robinson kreutznaer"): FormStats.from_positions([100]),
+             (None, "robin crusoe"): FormStats.from_positions([40000 + 1000 * i for i in range(8)]),
+             (None, "robinson crusoe"): FormStats.from_positions([30000]),
+             (None, "robinson"): FormStats.from_positions([20000, 50000, 60000, 70000]),
+             (None, "robin"): FormStats.from_positions([41000, 42000]), (None, "crusoe"): FormStats.from_positions([80000])}
+    told = cluster_names(forms, narrator=(None, "robinson kreutznaer")).character_of
+    assert told[(None, "robinson kreutznaer")] == told[(None, "robinson crusoe")] == told[(None, "robin crusoe")]
+    assert cluster_names(forms).character_of[(None, "robinson kreutznaer")] != told[(None, "robin crusoe")]
+
+
 def test_comrade_is_a_mans_title():
     """The Man Who Was Thursday (a LitBank full text; its counts): "Comrade Syme" read as a full name
     whose first name is "Comrade" was a second man with Syme's surname, so neither "Mr. Syme" nor

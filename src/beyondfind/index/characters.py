@@ -1004,6 +1004,8 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
     members, cluster_of, readings = _merge(members, cluster_of, readings, joins)
     joins = _join_titled_variants(members, readings, married_first)
     members, cluster_of, readings = _merge(members, cluster_of, readings, joins)
+    joins = _join_narrators_first_name(members, cluster_of, readings, narrator)
+    members, cluster_of, readings = _merge(members, cluster_of, readings, joins)
     for f, whole in cut_short:
         cluster_of[f.key] = cluster_of[whole.key]
         readings[f.key] = readings[whole.key]
@@ -1022,6 +1024,24 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
                                     genders.pop() if len(genders) == 1 else None,
                                     readings[ms[0].key] if ambiguous else ()))
     return CharacterIndex(tuple(characters), cluster_of, readings)
+
+
+def _join_narrators_first_name(members: list[list[_Form]], cluster_of: Mapping[FormKey, int],
+                               readings: Mapping[FormKey, tuple[int, ...]], narrator: FormKey | None) -> dict[int, int]:
+    """The narrator's full name, written fewer than :data:`RARE` times, joins the character of its
+    first name written alone: Robinson Crusoe tells "I was called Robinson Kreutznaer" once and is
+    "Robinson" and "Robinson Crusoe" after, so his every "I" went to a row of one mention that no
+    query for him reached. {narrator's cluster: the first name's}."""
+    if narrator is None or narrator not in cluster_of or len(readings[narrator]) != 1:
+        return {}
+    words = form_words(narrator[1])
+    own = cluster_of[narrator]
+    first = (None, words[0]) if len(words) > 1 else None
+    others = set(readings.get(first, ())) - {own}   # the bare first name may be read as the narrator's too
+    if len(others) != 1 or sum(m.stats.count for m in members[own]) >= RARE:
+        return {}
+    target = others.pop()
+    return {own: target} if sum(m.stats.count for m in members[target]) >= RARE else {}
 
 
 def _cut_short(items: Sequence[_Form]) -> list[tuple[_Form, _Form]]:
