@@ -822,7 +822,7 @@ def test_madam_with_a_first_name_is_a_courtesy_when_the_same_name_is_also_miss()
     beside "Miss Sophia Western" is no married woman, so "Sophia" no longer fits the aunt's "Mrs
     Western": Sophia ×876 and Miss Western ×41 are one row (were two). ("Madam Sophia" itself stays
     the aunt's: a married title beside no first name.) Dracula's "Madam Mina" (never "Miss Mina
-    Harker") is still Mrs. Harker."""
+    Harker") is still Mrs. Harker; "Madam" with a first name alone must be written twice."""
     jones = _index({"Miss Sophia Western": 3, "Madam Sophia Western": 3, "Sophia Western": 5, "Mrs Western": 94,
                     "Miss Western": 41, "Mr Western": 136, "Madam Sophia": 10, "Madam Western": 8,
                     "Western": 111, "Sophia": 876, "Sophy": 48},
@@ -832,6 +832,10 @@ def test_madam_with_a_first_name_is_a_courtesy_when_the_same_name_is_also_miss()
     dracula = _index({"Mina Harker": 20, "Madam Mina": 40, "Mrs. Harker": 69, "Mina": 126, "Miss Mina": 3,
                       "Miss Mina Murray": 2, "Jonathan Harker": 50})
     assert _same(dracula, "Mrs. Harker", "Mina Harker")
+    # Charlotte Temple's one ironic "Madam Charlotte" made her mother's "Mrs. Temple" hers
+    temple = _index({"Charlotte": 244, "Charlotte Temple": 13, "Mrs. Temple": 23, "Madam Charlotte": 1,
+                     "Miss Temple": 4, "Mr. Temple": 23}, {"Charlotte": "female", "Mrs. Temple": "female"})
+    assert not _same(temple, "Mrs. Temple", "Charlotte") and _same(temple, "Miss Temple", "Charlotte")
 
 
 def test_old_mr_x_tells_the_father_from_the_son_known_by_his_first_name():

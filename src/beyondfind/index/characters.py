@@ -95,6 +95,7 @@ OUTWEIGHED_BY = 3.0    # a bare surname's pronoun gender gives way to candidates
 OWN_SHARE = 3.0        # an ambiguous form this many times as frequent as its candidates is its own character
 DISTINGUISHING_USES = 20  # "Mr. F X" this often marks a person other than a far more frequent "Mr. X"
 DISTINGUISHING_SHARE = 0.1  # ... and, for a "Mr. X" weighed again at the end, this share of its uses
+MADAM_USES = 2         # "Madam F" written this often tells F is a married woman's first name (_married_first_names)
 WIFE_USES = 3          # "Mrs. F X" with a man's first name F this often is his wife, not a plain "Mrs. X" ...
 WIFE_SHARE = 5.0       # ... written this many times as often as all that wife's forms
 HUSBAND_USES = 10      # ... when F, no woman's name, is written this often without a title
@@ -398,7 +399,11 @@ def _married_first_names(forms: list[_Form], female: frozenset[str]) -> frozense
     Olenska`), not a husband's ("Mrs. Bute", "Mrs. Linton Heathcliff"), nor a courtesy's: Tom Jones'
     servants say "Madam Sophia Western" to the "Miss Sophia Western" she is, and her first name let
     "Sophia Western" be the aunt's "Mrs Western" (Sophia ×876 and Miss Western ×41 were two rows)."""
-    married = {f.first for f in forms if f.honorific in MARRIED_WITH_FIRST_NAME and f.first in female}
+    # "Madam" and a first name alone is also an address and an irony: written once, it tells no
+    # marriage (Charlotte Temple's "so there's an end of Madam Charlotte's" made her mother's "Mrs.
+    # Temple" ×23 hers; Monte Cristo's one "Madame Héloïse de Villefort" is a full married name)
+    married = {f.first for f in forms if f.honorific in MARRIED_WITH_FIRST_NAME and f.first in female
+               and (f.honorific != "madam" or len(f.words) > 1 or f.stats.count >= MADAM_USES)}
     # "Madam Sophia Western" beside "Miss Sophia Western" (Tom Jones): a courtesy, no marriage
     unmarried = {(f.first, f.surname) for f in forms if f.honorific in UNMARRIED and len(f.words) > 1}
     courtesy = {f.first for f in forms if f.honorific in MARRIED_WITH_FIRST_NAME and len(f.words) > 1
