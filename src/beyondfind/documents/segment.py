@@ -43,7 +43,7 @@ class ChapterNamer:
 
     def __init__(self) -> None:
         self.open: dict[int, str] = {}
-        self.numeral = False   # the open chapter's heading is a numeral (is_numeral_heading)
+        self.numeral = False   # the open chapter's heading is a numeral or a title alone (heading(alone=True))
 
     @property
     def in_chapter(self) -> bool:
@@ -51,11 +51,13 @@ class ChapterNamer:
         chapter (Main Street's "CHAPTER I" then "I", "II"), not a chapter."""
         return CHAPTER_LEVEL in self.open and not self.numeral
 
-    def heading(self, text: str, numeral: bool = False) -> str:
+    def heading(self, text: str, alone: bool = False) -> str:
+        """The chapter name the heading ``text`` opens; ``alone``: a chapter's heading without the word
+        (a numeral: :func:`is_numeral_heading`; a title in capitals: :func:`is_capitals_title`)."""
         title = heading_title(text)
-        level = CHAPTER_LEVEL if numeral else heading_level(title)
+        level = CHAPTER_LEVEL if alone else heading_level(title)
         if level == CHAPTER_LEVEL:
-            self.numeral = numeral
+            self.numeral = alone
         self.open = {lvl: t for lvl, t in self.open.items() if lvl < level}
         self.open[level] = title
         parts = [self.open[lvl] for lvl in sorted(self.open)][-2:]   # the chapter and the level above it
@@ -90,6 +92,20 @@ def is_numeral_heading(block: str) -> bool:
         return True
     titled = _NUMERAL_TITLE.fullmatch(block)
     return bool(titled and is_title_line(titled.group(1)) and not titled.group(1).endswith(_SENTENCE_END))
+
+
+# a title set in capitals alone on its line: Dubliners' "THE SISTERS", "ARABY", "A LITTLE CLOUD"
+_CAPITALS_TITLE = re.compile(r"\s*[A-Z][A-Z'’ -]*[A-Z]\s*")
+CAPITALS_TITLE_WORDS = 8
+MIN_CAPITALS_TITLES = 3
+
+
+def is_capitals_title(block: str) -> bool:
+    """A block of one line in capitals, at most :data:`CAPITALS_TITLE_WORDS` words and no
+    punctuation but apostrophes and hyphens (not a letter's "STONE GATE, WORCESTER," nor "LATER."):
+    a story's title in a collection that has no other headings (:func:`passages_from_blocks`)."""
+    return (len(block) <= 80 and "\n" not in block.strip() and bool(_CAPITALS_TITLE.fullmatch(block))
+            and len(block.split()) <= CAPITALS_TITLE_WORDS)
 
 
 def is_heading(block: str) -> bool:
@@ -244,8 +260,11 @@ def passages_from_blocks(text: str, spans: list[tuple[int, int]],
     out = []
     chapter: str | None = None
     namer = ChapterNamer()
-    # numerals alone number chapters when there are several (one is a word: Ulysses' "I.")
+    # numerals alone number chapters when there are several (one is a word: Ulysses' "I."); titles in
+    # capitals alone head chapters in a text with no other heading (Dubliners' stories)
     numerals = chapters is None and sum(is_numeral_heading(text[s:e]) for s, e in spans) >= 2
+    capitals = (chapters is None and not numerals and not any(is_heading(text[s:e]) for s, e in spans)
+                and sum(is_capitals_title(text[s:e]) for s, e in spans) >= MIN_CAPITALS_TITLES)
     for i, (s, e) in enumerate(spans):
         body = text[s:e]
         if chapters is not None:
@@ -256,6 +275,8 @@ def passages_from_blocks(text: str, spans: list[tuple[int, int]],
             # Women's contents end with "PART 2", which named every chapter of part 1)
             chapter = namer.heading(body)
         elif numerals and not namer.in_chapter and is_numeral_heading(body):
-            chapter = namer.heading(body, numeral=True)
+            chapter = namer.heading(body, alone=True)
+        elif capitals and is_capitals_title(body):
+            chapter = namer.heading(body, alone=True)
         out.append(Passage(len(out), s, e, text, chapter))
     return tuple(out)
