@@ -43,13 +43,13 @@ class ChapterNamer:
 
     def __init__(self) -> None:
         self.open: dict[int, str] = {}
-        self.numeral = False   # the open chapter's heading is a numeral or a title alone (heading(alone=True))
+        self.alone = False   # the open chapter's heading is a numeral or a title alone (heading(alone=True))
 
     @property
     def in_chapter(self) -> bool:
         """A chapter heading ("CHAPTER I") is open: a numeral after it numbers a section of that
         chapter (Main Street's "CHAPTER I" then "I", "II"), not a chapter."""
-        return CHAPTER_LEVEL in self.open and not self.numeral
+        return CHAPTER_LEVEL in self.open and not self.alone
 
     def heading(self, text: str, alone: bool = False) -> str:
         """The chapter name the heading ``text`` opens; ``alone``: a chapter's heading without the word
@@ -57,7 +57,7 @@ class ChapterNamer:
         title = heading_title(text)
         level = CHAPTER_LEVEL if alone else heading_level(title)
         if level == CHAPTER_LEVEL:
-            self.numeral = alone
+            self.alone = alone
         self.open = {lvl: t for lvl, t in self.open.items() if lvl < level}
         self.open[level] = title
         parts = [self.open[lvl] for lvl in sorted(self.open)][-2:]   # the chapter and the level above it
@@ -81,17 +81,21 @@ def heading_title(block: str) -> str:
     return " ".join(text.split())[:80]
 
 
+def _one_short_line(block: str) -> bool:
+    return len(block) <= 80 and "\n" not in block.strip()
+
+
 def is_numeral_heading(block: str) -> bool:
     """A block that is a roman numeral alone ("I", "XII.", "_IV_") or a numeral and a title on one
     line ("II The Little Shop-Window"; "I" then needs two spaces: "I Go to Bristol" is a title, "I
     TAKE A COUNTRY HOUSE" another): a chapter's heading in a book that numbers its chapters so, a
     section's in one whose chapters have headings of their own (:attr:`ChapterNamer.in_chapter`)."""
-    if len(block) > 80 or "\n" in block.strip():
+    if not _one_short_line(block):
         return False
     if _NUMERAL.fullmatch(block):
         return True
     titled = _NUMERAL_TITLE.fullmatch(block)
-    return bool(titled and is_title_line(titled.group(1)) and not titled.group(1).endswith(_SENTENCE_END))
+    return bool(titled and is_title_line(titled.group(1)))   # a title line ends no sentence
 
 
 # a title set in capitals alone on its line: Dubliners' "THE SISTERS", "ARABY", "A LITTLE CLOUD"
@@ -104,7 +108,7 @@ def is_capitals_title(block: str) -> bool:
     """A block of one line in capitals, at most :data:`CAPITALS_TITLE_WORDS` words and no
     punctuation but apostrophes and hyphens (not a letter's "STONE GATE, WORCESTER," nor "LATER."):
     a story's title in a collection that has no other headings (:func:`passages_from_blocks`)."""
-    return (len(block) <= 80 and "\n" not in block.strip() and bool(_CAPITALS_TITLE.fullmatch(block))
+    return (_one_short_line(block) and bool(_CAPITALS_TITLE.fullmatch(block))
             and len(block.split()) <= CAPITALS_TITLE_WORDS)
 
 
@@ -262,9 +266,11 @@ def passages_from_blocks(text: str, spans: list[tuple[int, int]],
     namer = ChapterNamer()
     # numerals alone number chapters when there are several (one is a word: Ulysses' "I."); titles in
     # capitals alone head chapters in a text with no other heading (Dubliners' stories)
-    numerals = chapters is None and sum(is_numeral_heading(text[s:e]) for s, e in spans) >= 2
-    capitals = (chapters is None and not numerals and not any(is_heading(text[s:e]) for s, e in spans)
-                and sum(is_capitals_title(text[s:e]) for s, e in spans) >= MIN_CAPITALS_TITLES)
+    numeral = [chapters is None and is_numeral_heading(text[s:e]) for s, e in spans]
+    capital = [chapters is None and is_capitals_title(text[s:e]) for s, e in spans]
+    numerals = sum(numeral) >= 2
+    capitals = (not numerals and sum(capital) >= MIN_CAPITALS_TITLES
+                and not any(is_heading(text[s:e]) for s, e in spans))
     for i, (s, e) in enumerate(spans):
         body = text[s:e]
         if chapters is not None:
@@ -274,9 +280,7 @@ def passages_from_blocks(text: str, spans: list[tuple[int, int]],
             # (a part listed in a table of contents, its chapters below it, opens nothing: Little
             # Women's contents end with "PART 2", which named every chapter of part 1)
             chapter = namer.heading(body)
-        elif numerals and not namer.in_chapter and is_numeral_heading(body):
-            chapter = namer.heading(body, alone=True)
-        elif capitals and is_capitals_title(body):
+        elif (numerals and numeral[i] and not namer.in_chapter) or (capitals and capital[i]):
             chapter = namer.heading(body, alone=True)
         out.append(Passage(len(out), s, e, text, chapter))
     return tuple(out)
