@@ -54,7 +54,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..nlp.names import (CALLINGS, MALE_HONORIFICS, NAME_PARTICLES, NEUTRAL_HONORIFICS, SAINT_WORDS, Name, _first_names,
-                         name_gender, nicknames)
+                         is_pet_form, name_gender, nicknames, pet_form_stems)
 
 FormKey = tuple[str | None, str]   # (honorific, name words joined by spaces)
 MARRIED = frozenset({"mrs", "lady", "madam", "madame", "mme", "widow", "frau", "signora"})
@@ -601,8 +601,9 @@ def _join_nicknames(members: list[list[_Form]], readings: Mapping[FormKey, tuple
     """Nickname characters that join a character with their given name: {nickname cluster: target}.
 
     A nickname cluster is a resolved person whose forms are all one word that is a nickname (with
-    or without an honorific: ``Lizzy``, ``Miss Eliza``). Its targets are the resolved persons of the
-    same gender with a form whose first name the nickname is short for; the one whose mentions are
+    or without an honorific: ``Lizzy``, ``Miss Eliza``) or shaped like a pet name (``Hucky``). Its
+    targets are the resolved persons of the same gender with a form whose first name the nickname is
+    short for, or of which it is a pet form (:func:`_pet_form_of`); the one whose mentions are
     near at least ``NEAR_SHARE`` of the nickname's (and ``NEAR_LEAD`` times as many as any other
     target's), that is mentioned at least as often, and whose honorifics agree (a nickname written
     with one needs a target written with the same or with none) is joined. ``also_near``: more
@@ -618,15 +619,17 @@ def _join_nicknames(members: list[list[_Form]], readings: Mapping[FormKey, tuple
     joins = {}
     for cid in persons:
         ms = members[cid]
-        if cid in joins.values() or any(len(m.words) != 1 for m in ms) or not all(m.words[0] in table for m in ms):
+        words = {m.words[0] for m in ms}
+        if cid in joins.values() or any(len(m.words) != 1 for m in ms) \
+                or not all(w in table or pet_form_stems(w) for w in words):
             continue
-        given = frozenset().union(*(table[m.words[0]] for m in ms))
+        given = frozenset().union(*(table.get(w, ()) for w in words))
         honorifics = {m.honorific for m in ms if m.honorific}
         near = []
         for t in persons:
             if t == cid or t in joins or len(genders[cid] | genders[t]) > 1:
                 continue
-            if not any(m.first in given for m in members[t]):
+            if not any(m.first in given for m in members[t]) and not _pet_form_of(words, members[t], prefix=True):
                 continue
             near.append((_near_share(positions[cid], present[t], window), t))
         near.sort(reverse=True)
@@ -635,13 +638,24 @@ def _join_nicknames(members: list[list[_Form]], readings: Mapping[FormKey, tuple
         target = near[0][1]
         target_honorifics = {m.honorific for m in members[target] if m.honorific}
         listed = frozenset().union(*(listed_table.get(m.words[0], ()) for m in ms))
-        if not any(m.first in listed for m in members[target]) \
+        # a pair neither the list nor a pet form's stem gives: the nickname must be a usual name of the target's
+        if not any(m.first in listed for m in members[target]) and not _pet_form_of(words, members[target]) \
                 and len(positions[cid]) < ON_EVIDENCE_SHARE * len(positions[target]):
-            continue   # a pair the list alone does not give: the nickname must be a usual name of the target's
+            continue
         if len(positions[cid]) <= len(positions[target]) and (not target_honorifics
                                                                or honorifics <= target_honorifics):
             joins[cid] = target
     return joins
+
+
+def _pet_form_of(words: set[str], target: list[_Form], prefix: bool = False) -> bool:
+    """Whether one of ``words`` is a pet form (:func:`~beyondfind.nlp.names.is_pet_form`) of a first
+    name of ``target``'s or of a word it is written with alone ("Hucky" of Huck, "Laddy" of Ladd);
+    with ``prefix``, also made from a first name's beginning ("Dunsey" of Dunstan)."""
+    firsts = {m.first for m in target if m.first}
+    names = firsts | {m.words[0] for m in target if len(m.words) == 1}
+    return any(is_pet_form(w, name) for w in words for name in names) or (
+        prefix and any(is_pet_form(w, name, prefix=True) for w in words for name in firsts))
 
 
 def _join_kin_titles(members: list[list[_Form]]) -> dict[int, int]:

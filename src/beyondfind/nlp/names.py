@@ -257,6 +257,34 @@ def nicknames(on_evidence: bool = False) -> dict[str, frozenset[str]]:
     return out
 
 
+# a pet form's stem that is only the beginning of the name needs this many letters ("Dunsey" of
+# Dunstan; "Mary" is no pet form of Marius)
+PET_PREFIX_LETTERS = 4
+
+
+def pet_form_stems(word: str) -> tuple[str, ...]:
+    """The stems of a word shaped like a pet name, -y, -ie or -ey after at least three letters: the
+    word without its ending and, after a doubled consonant, without one of the two ("tommy" → "tomm",
+    "tom"; "laddy" → "ladd", "lad"); none for any other word."""
+    for ending in ("ie", "ey", "y"):
+        if word.endswith(ending) and len(word) >= len(ending) + 3:
+            stem = word[: -len(ending)]
+            doubled = len(stem) > 3 and stem[-1] == stem[-2] and stem[-1] not in "aeiou"
+            return (stem, stem[:-1]) if doubled else (stem,)
+    return ()
+
+
+def is_pet_form(word: str, name: str, prefix: bool = False) -> bool:
+    """Whether ``word`` is a pet name made from ``name`` by an ending the nickname list need not
+    know: The Adventures of Tom Sawyer's "Hucky" of Huck, Tess's "Tessy", Little Women's "Bethy",
+    Desert Gold's "Laddy" of Ladd; with ``prefix``, also from the name's beginning (Silas Marner's
+    "Dunsey" of Dunstan, Main Street's "Raymie" of Raymond)."""
+    if word == name:
+        return False
+    return any(stem == name or (prefix and len(stem) >= PET_PREFIX_LETTERS and name.startswith(stem))
+               for stem in pet_form_stems(word))
+
+
 def _diminutive_spellings(nickname: str) -> set[str]:
     for ending in ("ie", "ey", "y"):
         if nickname.endswith(ending) and len(nickname) > len(ending) + 1:
