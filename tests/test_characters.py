@@ -344,6 +344,32 @@ def test_a_pet_form_joins_the_name_it_is_made_from_when_near_it():
     assert not joined((None, "marius"), (None, "mary"), 500, 40)
 
 
+def test_a_patronymic_is_no_surname():
+    """Anna Karenina's "Stepan Arkadyevitch" ×539 (first name and father's name), read as first
+    name and surname "Arkadyevitch", could not be "Prince Stepan Arkadyevitch Oblonsky", nor
+    "Sergey Ivanovitch" ×285 "Sergey Ivanovitch Koznishev": Oblonsky and Koznishev were two rows
+    each (counts as the novel's index has them). A patronymic names no family, and two different
+    ones name two people: War and Peace's "Anna Pávlovna" (Schérer) and "Anna Mikháylovna"
+    (Drubetskáya), Anna Karenina's "Alexey Alexandrovitch" (Karenin) and "Alexey Kirillovitch
+    Vronsky"."""
+    from beyondfind.nlp.names import patronymic_gender
+
+    assert patronymic_gender("Arkadyevitch") == "male" and patronymic_gender("Pávlovna") == "female"
+    assert patronymic_gender("Vasílyevich") == "male" and patronymic_gender("Rostov") is None
+    karenina = _index({"Stepan Arkadyevitch": 539, "Prince Stepan Arkadyevitch Oblonsky": 1, "Oblonsky": 107,
+                       "Sergey Ivanovitch": 285, "Sergey Ivanovitch Koznishev": 1, "Koznishev": 23,
+                       "Alexey Alexandrovitch": 600, "Alexey Alexandrovitch Karenin": 3, "Karenin": 46,
+                       "Alexey Kirillovitch Vronsky": 2, "Vronsky": 835})
+    assert _same(karenina, "Stepan Arkadyevitch", "Prince Stepan Arkadyevitch Oblonsky")
+    assert _same(karenina, "Sergey Ivanovitch", "Koznishev")
+    assert _same(karenina, "Alexey Alexandrovitch", "Karenin")
+    assert not _same(karenina, "Alexey Alexandrovitch", "Alexey Kirillovitch Vronsky")
+    assert not _same(karenina, "Sergey Ivanovitch", "Stepan Arkadyevitch")
+    peace = _index({"Anna Pávlovna": 148, "Anna Mikháylovna": 127, "Anna Pávlovna Schérer": 18})
+    assert _same(peace, "Anna Pávlovna", "Anna Pávlovna Schérer")
+    assert not _same(peace, "Anna Mikháylovna", "Anna Pávlovna Schérer")
+
+
 def test_a_name_ending_in_a_place_word_is_a_place_unless_it_is_a_persons():
     from beyondfind.nlp.name_evidence import NameEvidence
 

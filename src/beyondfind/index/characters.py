@@ -11,7 +11,9 @@ cluster (so transitivity never joins ``Mr. Eyre`` and ``Miss Eyre`` through a ba
   joins a first-name form (``Mrs. Bennet`` ≠ ``Elizabeth Bennet``) unless the text also gives her
   first name a married title (Dracula's ``Madam Mina`` is ``Mina Harker`` and ``Mrs. Harker``);
 * first names must agree (``Elizabeth Bennet`` ≠ ``Jane Bennet``), up to a prefix (``Huck`` /
-  ``Huckleberry``) or a nickname (``Tommy Traddles`` / ``Thomas Traddles``); surnames must agree;
+  ``Huckleberry``) or a nickname (``Tommy Traddles`` / ``Thomas Traddles``); surnames must agree,
+  and patronymics, which are no surnames (``Stepan Arkadyevitch`` is ``Prince Stepan Arkadyevitch
+  Oblonsky``; ``Anna Pávlovna`` ≠ ``Anna Mikháylovna``);
 * a man styled ``Sir`` or ``Lord`` is never ``Mr.`` with his surname nor styled the other way
   (Persuasion's ``Mr Elliot`` ≠ ``Sir Walter Elliot``), a sovereign nobody with another title
   (``Queen Elizabeth`` ≠ ``Lady Elizabeth Devereux``);
@@ -54,7 +56,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..nlp.names import (CALLINGS, MALE_HONORIFICS, NAME_PARTICLES, NEUTRAL_HONORIFICS, SAINT_WORDS, Name, _first_names,
-                         is_pet_form, name_gender, nicknames, pet_form_stems)
+                         is_pet_form, name_gender, nicknames, patronymic_gender,
+                         pet_form_stems)
 
 FormKey = tuple[str | None, str]   # (honorific, name words joined by spaces)
 MARRIED = frozenset({"mrs", "lady", "madam", "madame", "mme", "widow", "frau", "signora"})
@@ -231,6 +234,14 @@ class _Form:
     both_roles: bool = False   # a bare word that is one person's first name and another's surname (:func:`_roles`)
     apart: frozenset[FormKey] = frozenset()   # forms known to name someone else (cluster_names' ``apart``)
 
+    @property
+    def patronymic(self) -> str | None:
+        """The word after the first that is a patronymic ("alexandrovitch" of "Alexey Alexandrovitch
+        Karenin"), if any."""
+        if self.stats.label != "PER":
+            return None
+        return next((w for w in self.words[1:] if patronymic_gender(w)), None)
+
 
 def form_words(key: str) -> tuple[str, ...]:
     """A form's name words, a saint's name one word: "St. John Rivers" is first name "st john" and
@@ -260,8 +271,11 @@ def place_words(key: str) -> tuple[str, ...]:
 
 
 def _gender(form: _Form) -> str | None:
-    """From the honorific or the first name (:func:`name_gender`), else from resolved pronouns."""
+    """From the honorific or the first name (:func:`name_gender`), a patronymic, else from resolved
+    pronouns."""
     known = name_gender(Name(form.honorific, (form.first,) if form.first else ()))
+    if not known and form.patronymic:
+        known = patronymic_gender(form.patronymic)
     return known or (form.stats.pronoun_gender if form.stats.label == "PER" else None)
 
 
@@ -346,6 +360,8 @@ def _roles(forms: list[_Form], first_names: frozenset[str]) -> None:
     for f in forms:
         if len(f.words) > 1 and not _described(f):   # "de Villefort": a particle, no first name
             f.first, f.surname = (None if f.words[0] in NAME_PARTICLES else f.words[0]), f.words[-1]
+            if f.patronymic == f.words[-1]:   # "Alexey Alexandrovitch": first name and father's, no surname
+                f.surname = None
             continue
         w = f.words[-1]
         if as_first[w] > as_last[w] or (as_first[w] == as_last[w] and w in first_names) or honorific_first(f):
@@ -496,6 +512,8 @@ def compatible(a: _Form, b: _Form, married_known: bool = False, one_full_name: b
         return False
     if a.surname and b.surname and a.surname != b.surname:
         return False
+    if a.patronymic and b.patronymic and a.patronymic != b.patronymic:
+        return False   # "Alexey Alexandrovitch" (Karenin) is not "Alexey Kirillovitch Vronsky"
     return True
 
 

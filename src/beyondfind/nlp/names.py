@@ -310,6 +310,20 @@ def name_gender(name: Name) -> str | None:
     return None
 
 
+# a Russian patronymic as English translations spell it: -ovitch / -evich (a son's), -ovna / -evna /
+# -ichna (a daughter's): Anna Karenina's "Alexey Alexandrovitch", War and Peace's "Anna Pávlovna"
+_PATRONYMIC = re.compile(r"[a-z'-]{2,}(?:(?:ov|ev)(?:itch|ich)|(?:ov|ev)na|ichna)")
+
+
+def patronymic_gender(word: str) -> str | None:
+    """"male" or "female" for a word shaped like a patronymic (accents aside: "Pávlovna" is a
+    daughter's, "Vasílyevich" a son's), None for any other word."""
+    w = fold_accents(word).lower()
+    if not _PATRONYMIC.fullmatch(w):
+        return None
+    return "female" if w.endswith("na") else "male"
+
+
 def pronoun_gender(word: str) -> str | None:
     w = word.lower()
     if w in MALE_PRONOUNS:
