@@ -536,6 +536,26 @@ def test_a_titles_plural_is_a_group_even_when_a_full_name_ends_in_the_title(nlp)
     assert not any(m.is_name and m.key == "emperors" and m.label == "PER" for m in ann.mentions)
 
 
+def test_mons_abridges_monsieur(nlp):
+    """The Mysteries of Udolpho (a LitBank full text) writes "Mons. Quesnel" 64 times: the tokenizer
+    split "Mons" from its period, "Mons" was a person of 71 mentions (holding "Emily of Mons"), and
+    Monsieur Quesnel's row missed them. "Mme.", "Mlle.", "Capt.", "Col." were split the same way."""
+    from beyondfind.documents import load_document
+
+    book = load_document(DATA / "litbank" / "original" / "3268_the_mysteries_of_udolpho.txt")
+    chosen = [p.text for p in book.passages if "Mons. " in p.text][:12]
+    ann = annotate_document(parse_document(("\n\n".join(chosen) + "\n").encode(), "excerpt.txt"), nlp)
+    names = [m for m in ann.mentions if m.is_name and m.label == "PER"]
+    titled = [m for m in names if m.text.startswith("Mons.")]
+    assert len(titled) >= 0.8 * len(re.findall(r"Mons\. [A-Z]", "".join(chosen))) > 8
+    assert all(m.honorific == "monsieur" and m.key in ("quesnel", "valancourt") for m in titled)
+    assert not [m for m in names if "mons" in m.key.split()]
+    assert [t.text for t in nlp.tokenizer("said Mme. Cheron to Capt. Smith")] == \
+        ["said", "Mme.", "Cheron", "to", "Capt.", "Smith"]
+    assert parse_name("Mons. Valancourt") == parse_name("Monsieur Valancourt")
+    assert parse_name("Senor Gale").honorific == "senor" and parse_name("Senorita Nell").honorific == "senorita"
+
+
 def test_the_plural_of_a_familys_surname_names_the_family(nlp):
     """Emma's tagger reads "the Eltons" as an organisation (13 mentions, ORG row of the entity
     list); the book writes "Mrs. Elton" and "Mr. Elton", so the plural names that family: persons,

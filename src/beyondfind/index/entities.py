@@ -106,8 +106,8 @@ def distinct_aliases(name: str, surfaces: list[str]) -> tuple[str, ...]:
     return tuple(map(tidy_case, out))
 
 
-# a word in capitals (after a "Mc" or "Mac" too), not a roman numeral
-_SHOUTED = re.compile(r"(?:(?<=\bMc)|(?<=\bMac)|\b)(?![IVXLCDM]+\b)[A-Z]{3,}\b")
+# a word in capitals (after a "Mc" or "Mac" too), not a roman numeral; a two-letter title before its period
+_SHOUTED = re.compile(r"(?:(?<=\bMc)|(?<=\bMac)|\b)(?![IVXLCDM]+\b)[A-Z]{3,}\b|\b(?:MR|MS|DR|ST)(?=\.)")
 
 
 def tidy_case(surface: str) -> str:
@@ -117,6 +117,8 @@ def tidy_case(surface: str) -> str:
 
     >>> tidy_case("Mrs. BETH"), tidy_case("COLONEL TEDDY"), tidy_case("King Henry VIII"), tidy_case("S. McBRIDE")
     ('Mrs. Beth', 'Colonel Teddy', 'King Henry VIII', 'S. McBride')
+    >>> tidy_case("MR. William"), tidy_case("DR. SEWARD")
+    ('Mr. William', 'Dr. Seward')
     """
     return _SHOUTED.sub(lambda m: m.group().capitalize(), surface)
 

@@ -45,6 +45,7 @@ def load_pipeline(name: str | Path | None = None, *, anaphora_window: int = 3):
                 f"cannot load spaCy pipeline {str(name)!r}: give an installed pipeline name, a path to one, "
                 f"or 'blank' ({exc})") from None
     _split_dashes(nlp)
+    _abbreviated_titles(nlp)
     if not nlp.has_pipe("parser") and not nlp.has_pipe("senter") and not nlp.has_pipe("sentencizer"):
         nlp.add_pipe("sentencizer", first=True)
     if not nlp.has_pipe("ner"):
@@ -93,6 +94,21 @@ DASH_AFTER_PUNCTUATION = (r"[.!?,;:”\")’]+(?=_?(?:--|—))"                 
                           r"|_(?=[.!?,;:”\")’]*(?:--|—))"                 # ... the italics' "_" ...
                           r"|(?<=[.!?,;:’'\"”)_])(?:--|—)"             # ... and the dash are tokens,
                           r"|(?:(?<=--)|(?<=—))[“\"‘]")                 # as is a quote opening after it
+
+
+def _abbreviated_titles(nlp) -> None:
+    """Titles written short keep their period in one token, as spaCy's English exceptions do for
+    "Mr." and "Dr.": "Mons.", "Mme.", "Capt.", "Col." were split ("Mons", "."), so the period
+    stood between the title and the name, and "Mons. Quesnel" (The Mysteries of Udolpho, ×64)
+    was a "Quesnel" without his title and a person "Mons"."""
+    from spacy.symbols import ORTH
+
+    from .names import ABBREVIATED_HONORIFICS
+
+    for short in ABBREVIATED_HONORIFICS:
+        for written in (short.capitalize(), short.upper()):
+            if len(nlp.tokenizer(f"{written}. X")) != 2:
+                nlp.tokenizer.add_special_case(f"{written}.", [{ORTH: f"{written}."}])
 
 
 def _split_dashes(nlp) -> None:

@@ -28,12 +28,15 @@ MALE_HONORIFICS = frozenset({
     "m", "citizen", "duc", "comte", "marquis", "vicomte", "viscount", "abbe", "abbé",
     # the anarchists of The Man Who Was Thursday ("Comrade Syme") and The Secret Agent ("Comrade Ossipon")
     "comrade",
+    # The Mysteries of Udolpho's "Mons. Quesnel" (×64, Monsieur abridged); Desert Gold's "Senor Gale"
+    "mons", "senor", "lieut", "sgt",
 }) | CALLINGS
 FEMALE_HONORIFICS = frozenset({
     "mrs", "miss", "ms", "madam", "madame", "mme", "mlle", "mademoiselle", "lady", "aunt", "sister",
     "mother", "queen", "princess", "duchess", "countess", "baroness", "dame", "widow", "mistress",
     "signora", "frau", "fraulein", "empress",
     "citizeness", "comtesse", "marquise", "vicomtesse", "mamselle", "ma'amselle", "mam'selle",
+    "senora", "senorita",
 })
 # titles of an office or a rank written before a surname ("Inspector Heat", "Admiral Croft",
 # "Governor Bellingham"): the capitalised word after one is a name, as after an honorific, but the
@@ -60,7 +63,8 @@ GROUP_HONORIFICS = frozenset({"misses", "messrs", "mesdames", "mmes", "mlles"})
 SAINT_WORDS = frozenset({"st", "saint"})   # part of the name after them ("St. John"), never stripped
 STRIP_HONORIFICS = (MALE_HONORIFICS | FEMALE_HONORIFICS) - SAINT_WORDS - {"pap", "old", "young", "little"}
 # honorifics written short, with a period ("Mrs.", "Dr.", "M."), the others are whole words
-ABBREVIATED_HONORIFICS = frozenset({"mr", "mrs", "ms", "dr", "m", "mme", "mlle", "rev", "prof", "capt", "col"})
+ABBREVIATED_HONORIFICS = frozenset({"mr", "mrs", "ms", "dr", "m", "mme", "mlle", "rev", "prof", "capt", "col", "mons",
+                                    "lieut", "sgt"})
 
 MALE_PRONOUNS = frozenset({"he", "him", "his", "himself"})
 FEMALE_PRONOUNS = frozenset({"she", "her", "hers", "herself"})
@@ -200,7 +204,9 @@ def after_office_title(key: str) -> str | None:
 def canonical_honorific(word: str) -> str:
     """One spelling per honorific: ``doctor`` → ``dr``, ``mister`` → ``mr``."""
     return {"mister": "mr", "col": "colonel", "capt": "captain", "rev": "reverend", "doctor": "dr",
-            "prof": "professor", "madame": "madam", "mme": "madam", "m": "monsieur", "mamselle": "mademoiselle",
+            "prof": "professor", "madame": "madam", "mme": "madam", "m": "monsieur", "mons": "monsieur",
+            "lieut": "lieutenant", "sgt": "sergeant", "mlle": "mademoiselle",
+            "mamselle": "mademoiselle",
             "ma'amselle": "mademoiselle", "mam'selle": "mademoiselle"}.get(word, word)
 
 
