@@ -734,6 +734,22 @@ def test_a_name_written_in_two_parts_is_one_name_and_ties_a_nickname_to_its_char
     assert {"Nelly", "Ellen Dean"} <= {nelly.name, *nelly.aliases}
 
 
+def test_no_pronoun_reaches_back_across_a_chapter(tmp_path, nlp):
+    """Indexed for real: Huckleberry Finn's Grangerford chapters. Chapter XVIII opens on the
+    Colonel's portrait, "COL. Grangerford was a gentleman, you see. He was a gentleman all over",
+    whose 31 "he" went to the chain of Buck at the end of chapter XVII, and the portrait ranked
+    first for Buck Grangerford (judged Bad). A chapter opens a new discourse: no pronoun is linked
+    to a name of an earlier chapter."""
+    book = _indexed_excerpt(tmp_path, nlp, "76-huckleberry-finn.txt", 190_000, 216_000)
+    starts = {p.chapter: p.start for p in reversed(book.document.passages) if p.chapter}
+    opening = starts["CHAPTER XVIII."]
+    names = {m.id: m for m in book.annotations.mentions}
+    linked = [(p, names[p.antecedent]) for p in book.annotations.pronouns if p.antecedent is not None]
+    assert sum(p.start > opening for p, _a in linked) > 10
+    assert not [(p.text, a.text) for p, a in linked if p.start > opening > a.start]
+    assert len({p.chapter for p in book.document.passages if p.chapter}) == 2
+
+
 def test_an_honorific_written_with_its_period_stays_with_the_name_propagation_finds(tmp_path, nlp):
     """Indexed for real: Jane Eyre's Gateshead chapters. The tagger misses many "Mrs. Reed"s and
     propagation found the known "Reed" in them without the "Mrs." (a token with a period was no

@@ -10,10 +10,11 @@ a long document holds its text but not its records.
 
 from __future__ import annotations
 
+import bisect
 import re
 from array import array
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import groupby
 from sys import intern   # labels, lemmas, pronouns and keys repeat: spaCy hands out a new string each time
 
@@ -597,14 +598,36 @@ def _detect_narration(document: Document) -> Narration:
     return detect_narrator([p.text for p in passages], [p.chapter for p in passages], front, document.title)
 
 
-def _resolve(spool: RecordSpool, narrator: str | None) -> None:
+# sentences counted between two chapters: more than any window of the resolver (anaphora.AnaphoraSettings)
+CHAPTER_GAP = 1_000
+
+
+def _chapter_starts(document: Document) -> list[int]:
+    """Where each chapter after the first begins (a passage whose chapter is another than the one
+    before it)."""
+    out, last = [], None
+    for p in document.passages:
+        if p.chapter is not None and p.chapter != last:
+            if last is not None:
+                out.append(p.start)
+            last = p.chapter
+    return out
+
+
+def _resolve(spool: RecordSpool, narrator: str | None, chapter_starts: Sequence[int] = ()) -> None:
     """Third-person pronouns linked to PER names across the whole book (passes over both, in
     reading order: :func:`~beyondfind.nlp.anaphora.iter_links`; a second one when the first taught
     first names of both genders theirs, :func:`~beyondfind.nlp.anaphora.learned_genders`);
     first-person pronouns outside quotes are the narrator's when the book has one. A title that
     names one person ("the Count" for Count Dracula: :func:`~beyondfind.index.titles.titled_names`)
     is a name here too, so the "he" after it is the Count's. A family named in the plural ("the
-    Eltons": :func:`_family_plural`) is no antecedent of "he" or "she"."""
+    Eltons": :func:`_family_plural`) is no antecedent of "he" or "she". A chapter opens a new
+    discourse: no link and no chain of the resolver reaches across ``chapter_starts`` (the sentences
+    of each chapter are counted :data:`CHAPTER_GAP` apart from the chapter before)."""
+
+    def gap(start: int) -> int:
+        return CHAPTER_GAP * bisect.bisect_right(chapter_starts, start)
+
     families = spool.surnames_after(FAMILY_HONORIFICS)
     written: Counter = Counter()
     for text, n in spool.person_name_texts():   # each distinct text parsed once, not each mention
@@ -627,7 +650,7 @@ def _resolve(spool: RecordSpool, narrator: str | None) -> None:
             if first_pass:
                 name_ids.append(mention_id)
                 keys.append(anaphora.gender_key(gender, name.words, name.honorific, told_surnames))
-            yield anaphora.NameItem(start, sentence, gender, subject, quote)
+            yield anaphora.NameItem(start, sentence + gap(start), gender, subject, quote)
 
     pronoun_ids = array("q")
     pronoun_female = array("b")   # the i-th pronoun is "she"/"her" (1) or "he"/"him" (0)
@@ -637,7 +660,7 @@ def _resolve(spool: RecordSpool, narrator: str | None) -> None:
             if first_pass:
                 pronoun_ids.append(pronoun_id)
                 pronoun_female.append(gender == "female")
-            yield anaphora.PronounItem(start, sentence, gender, text, quote)
+            yield anaphora.PronounItem(start, sentence + gap(start), gender, text, quote)
 
     # two passes: the first teaches first names of both genders ('Jo') theirs (anaphora.learned_genders);
     # its links are kept as compact arrays (a 50 MB text has about a million pronouns): -1 for none
@@ -802,7 +825,7 @@ def annotate_into(spool: RecordSpool, document: Document, nlp, *, batch_size: in
     _name_calendar_persons(document, spool, evidence)
     _drop_sentence_openers(document, spool, evidence)
     _join_split_names(document, spool, evidence)
-    _resolve(spool, narration.narrator)
+    _resolve(spool, narration.narrator, _chapter_starts(document))
     return spool.annotations(narration.narrator, pipeline_id(nlp), narration.narrators)
 
 
