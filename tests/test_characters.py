@@ -317,6 +317,17 @@ def test_harry_is_henry_near_him_but_no_full_name_henrys():
     assert not _same(sense, "Harry Dashwood", "Mr. Henry Dashwood")
 
 
+def test_a_nicknames_gender_is_its_given_names_not_its_pronouns():
+    """Tom Jones (a LitBank full text; its counts): Squire Western's "Sophy" ×48 drew his own "he"
+    in the scenes where he says it, so its resolved pronouns made it a man and it could not join
+    Sophia ×876 ("she"); "sophy" is short for Sophia, a woman's name in the lists."""
+    sophia = list(range(0, 87600, 100))
+    forms = {(None, "sophia"): FormStats.from_positions(sophia, pronoun_gender="female"),
+             (None, "sophy"): FormStats.from_positions(list(range(30, 48000, 1000)), pronoun_gender="male")}
+    index = cluster_names(forms, window=100)
+    assert index.character_of[(None, "sophy")] == index.character_of[(None, "sophia")]
+
+
 def test_a_pet_form_joins_the_name_it_is_made_from_when_near_it():
     """Pet names the nickname list lacks were rows of their own: Tess's "Tessy" ×21 (the list knows
     it only as Teresa's), The Adventures of Tom Sawyer's "Hucky" ×8, Desert Gold's "Laddy" ×144 beside

@@ -643,9 +643,10 @@ def _join_nicknames(members: list[list[_Form]], readings: Mapping[FormKey, tuple
             continue
         given = frozenset().union(*(table.get(w, ()) for w in words))
         honorifics = {m.honorific for m in ms if m.honorific}
+        gender = _nickname_gender(ms, given) or genders[cid]
         near = []
         for t in persons:
-            if t == cid or t in joins or len(genders[cid] | genders[t]) > 1:
+            if t == cid or t in joins or len(gender | genders[t]) > 1:
                 continue
             if not any(m.first in given for m in members[t]) and not _pet_form_of(words, members[t], prefix=True):
                 continue
@@ -664,6 +665,20 @@ def _join_nicknames(members: list[list[_Form]], readings: Mapping[FormKey, tuple
                                                                or honorifics <= target_honorifics):
             joins[cid] = target
     return joins
+
+
+def _nickname_gender(forms: list[_Form], given: frozenset[str]) -> set[str]:
+    """The gender a nickname's forms tell by their titles or the first-name lists, else the one
+    gender the given names it is short for (``given``) all have in the lists; an empty set when
+    neither tells. Its resolved pronouns do not count here: Tom Jones' "Sophy" ×48, Squire
+    Western's word for his daughter, drew his "he" in the scenes where he says it."""
+    told = {g for m in forms if (g := name_gender(Name(m.honorific, m.words)))}
+    if told:
+        return told
+    male, female = _first_names()
+    listed = {"male" if n in male and n not in female else "female" if n in female and n not in male else None
+              for n in given}
+    return listed if len(listed) == 1 and None not in listed else set()
 
 
 def _pet_form_of(words: set[str], target: list[_Form], prefix: bool = False) -> bool:
