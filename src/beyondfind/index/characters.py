@@ -56,8 +56,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..nlp.names import (CALLINGS, MALE_HONORIFICS, NAME_PARTICLES, NEUTRAL_HONORIFICS, SAINT_WORDS, Name, _first_names,
-                         is_pet_form, name_gender, nicknames, patronymic_gender,
-                         pet_form_stems)
+                         name_gender, nicknames, patronymic_gender, pet_form_stems, stem_of)
 
 FormKey = tuple[str | None, str]   # (honorific, name words joined by spaces)
 MARRIED = frozenset({"mrs", "lady", "madam", "madame", "mme", "widow", "frau", "signora"})
@@ -233,14 +232,15 @@ class _Form:
     wife_of: bool = False   # "Mrs." with the name of a man the book titles (:func:`_wives_by_husbands_names`)
     both_roles: bool = False   # a bare word that is one person's first name and another's surname (:func:`_roles`)
     apart: frozenset[FormKey] = frozenset()   # forms known to name someone else (cluster_names' ``apart``)
+    patronymic: str | None = None   # a word after the first that is one ("alexandrovitch": :func:`_patronymic`)
 
-    @property
-    def patronymic(self) -> str | None:
-        """The word after the first that is a patronymic ("alexandrovitch" of "Alexey Alexandrovitch
-        Karenin"), if any."""
-        if self.stats.label != "PER":
-            return None
-        return next((w for w in self.words[1:] if patronymic_gender(w)), None)
+
+def _patronymic(form: _Form) -> str | None:
+    """The word after the first that is a patronymic ("alexandrovitch" of "Alexey Alexandrovitch
+    Karenin"), if any."""
+    if form.stats.label != "PER":
+        return None
+    return next((w for w in form.words[1:] if patronymic_gender(w)), None)
 
 
 def form_words(key: str) -> tuple[str, ...]:
@@ -634,6 +634,8 @@ def _join_nicknames(members: list[list[_Form]], readings: Mapping[FormKey, tuple
     present = {cid: sorted(positions[cid] + [p for m in members[cid] for p in also_near.get(m.key, ())])
                for cid in persons}
     genders = {cid: {m.gender for m in members[cid] if m.gender} for cid in persons}
+    firsts = {cid: frozenset(m.first for m in members[cid] if m.first) for cid in persons}
+    alone = {cid: frozenset(m.words[0] for m in members[cid] if len(m.words) == 1) for cid in persons}
     joins = {}
     for cid in persons:
         ms = members[cid]
@@ -642,13 +644,14 @@ def _join_nicknames(members: list[list[_Form]], readings: Mapping[FormKey, tuple
                 or not all(w in table or pet_form_stems(w) for w in words):
             continue
         given = frozenset().union(*(table.get(w, ()) for w in words))
+        stems = frozenset(s for w in words for s in pet_form_stems(w))
         honorifics = {m.honorific for m in ms if m.honorific}
         gender = _nickname_gender(ms, given) or genders[cid]
         near = []
         for t in persons:
             if t == cid or t in joins or len(gender | genders[t]) > 1:
                 continue
-            if not any(m.first in given for m in members[t]) and not _pet_form_of(words, members[t], prefix=True):
+            if given.isdisjoint(firsts[t]) and not _pet_form_of(stems, words, firsts[t], alone[t], prefix=True):
                 continue
             near.append((_near_share(positions[cid], present[t], window), t))
         near.sort(reverse=True)
@@ -658,7 +661,7 @@ def _join_nicknames(members: list[list[_Form]], readings: Mapping[FormKey, tuple
         target_honorifics = {m.honorific for m in members[target] if m.honorific}
         listed = frozenset().union(*(listed_table.get(m.words[0], ()) for m in ms))
         # a pair neither the list nor a pet form's stem gives: the nickname must be a usual name of the target's
-        if not any(m.first in listed for m in members[target]) and not _pet_form_of(words, members[target]) \
+        if listed.isdisjoint(firsts[target]) and not _pet_form_of(stems, words, firsts[target], alone[target]) \
                 and len(positions[cid]) < ON_EVIDENCE_SHARE * len(positions[target]):
             continue
         if len(positions[cid]) <= len(positions[target]) and (not target_honorifics
@@ -681,14 +684,17 @@ def _nickname_gender(forms: list[_Form], given: frozenset[str]) -> set[str]:
     return listed if len(listed) == 1 and None not in listed else set()
 
 
-def _pet_form_of(words: set[str], target: list[_Form], prefix: bool = False) -> bool:
-    """Whether one of ``words`` is a pet form (:func:`~beyondfind.nlp.names.is_pet_form`) of a first
-    name of ``target``'s or of a word it is written with alone ("Hucky" of Huck, "Laddy" of Ladd);
-    with ``prefix``, also made from a first name's beginning ("Dunsey" of Dunstan)."""
-    firsts = {m.first for m in target if m.first}
-    names = firsts | {m.words[0] for m in target if len(m.words) == 1}
-    return any(is_pet_form(w, name) for w in words for name in names) or (
-        prefix and any(is_pet_form(w, name, prefix=True) for w in words for name in firsts))
+def _pet_form_of(stems: frozenset[str], words: set[str], firsts: frozenset[str], alone: frozenset[str],
+                 prefix: bool = False) -> bool:
+    """Whether one of ``words`` is a pet form (:func:`~beyondfind.nlp.names.is_pet_form`; ``stems``:
+    their stems) of a character's first name (``firsts``) or of a word it is written with alone
+    (``alone``): "Hucky" of Huck, "Laddy" of Ladd; with ``prefix``, also made from a first name's
+    beginning ("Dunsey" of Dunstan)."""
+    if not stems:
+        return False
+    if not stems.isdisjoint((firsts | alone) - words):
+        return True
+    return prefix and any(stem_of(s, name, prefix=True) for s in stems for name in firsts - words)
 
 
 def _join_kin_titles(members: list[list[_Form]]) -> dict[int, int]:
@@ -973,6 +979,7 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
     items = [f for f in items if all(f is not cut for cut, _whole in cut_short)]
     for f in items:
         f.apart = frozenset(k for pair in apart if f.key in pair for k in pair if k != f.key)
+        f.patronymic = _patronymic(f)
     _roles(items, male | female)
     story_words = {w for f in items if not f.stats.titles_only for w in f.words}
     for f in items:

@@ -285,10 +285,13 @@ def is_pet_form(word: str, name: str, prefix: bool = False) -> bool:
     know: The Adventures of Tom Sawyer's "Hucky" of Huck, Tess's "Tessy", Little Women's "Bethy",
     Desert Gold's "Laddy" of Ladd; with ``prefix``, also from the name's beginning (Silas Marner's
     "Dunsey" of Dunstan, Main Street's "Raymie" of Raymond)."""
-    if word == name:
-        return False
-    return any(stem == name or (prefix and len(stem) >= PET_PREFIX_LETTERS and name.startswith(stem))
-               for stem in pet_form_stems(word))
+    return word != name and any(stem_of(stem, name, prefix) for stem in pet_form_stems(word))
+
+
+def stem_of(stem: str, name: str, prefix: bool = False) -> bool:
+    """Whether a pet form's ``stem`` (:func:`pet_form_stems`) is made from ``name``: is the name, or
+    with ``prefix`` its beginning of :data:`PET_PREFIX_LETTERS` letters or more."""
+    return stem == name or (prefix and len(stem) >= PET_PREFIX_LETTERS and name.startswith(stem))
 
 
 def _diminutive_spellings(nickname: str) -> set[str]:
