@@ -678,9 +678,7 @@ def _nickname_gender(forms: list[_Form], given: frozenset[str]) -> set[str]:
     told = {g for m in forms if (g := name_gender(Name(m.honorific, m.words)))}
     if told:
         return told
-    male, female = _first_names()
-    listed = {"male" if n in male and n not in female else "female" if n in female and n not in male else None
-              for n in given}
+    listed = {name_gender(Name(None, (n,))) for n in given}
     return listed if len(listed) == 1 and None not in listed else set()
 
 
