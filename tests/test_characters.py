@@ -712,6 +712,35 @@ def test_a_surname_the_tagger_reads_as_a_noun_is_still_a_name(tmp_path, nlp):
     assert next(e for e in list_entities(book) if e.name == "Stubb").mentions >= 0.9 * written
 
 
+def test_a_common_word_the_book_capitalises_as_a_surname():
+    """Allan Quatermain writes its Captain Good as "Good" 143 times mid-sentence against "good" 80
+    times: written as a name. Oliver Twist's "the Jew" (Fagin's epithet, after "the"), "God", a
+    people's word and a title are not, however often capitalised."""
+    from beyondfind.nlp.name_evidence import NameEvidence
+
+    quatermain = NameEvidence(load_document(DATA / "litbank" / "original" / "711_allan_quatermain.txt").text)
+    assert quatermain.capitalised_as_name("good") and quatermain.capitalised_as_name("curtis")
+    assert not any(quatermain.capitalised_as_name(w) for w in ("god", "zulu", "english", "sir"))
+    twist = NameEvidence(load_document(DATA / "books" / "730-oliver-twist.txt").text)
+    assert twist.capitalised_as_name("fagin") and not twist.capitalised_as_name("jew")
+
+
+def test_a_surname_that_is_a_common_word_is_a_name(tmp_path, nlp):
+    """Indexed for real: Allan Quatermain (LitBank's full text). The tagger reads "Good" as an
+    adjective, so the NER's 43 persons "Good" stayed nominals and Captain Good, one of the three
+    travellers, had no row; a word typed a person on its own 20 times that the book capitalises as
+    a name is one, and its other capitalised uses are found by the name propagation."""
+    import re
+
+    from beyondfind.index.entities import list_entities
+
+    book = _indexed_excerpt(tmp_path, nlp, "711_allan_quatermain.txt", 0, 10**7, folder="litbank/original")
+    written = len(re.findall(r"\bGood\b", book.document.text))
+    good = next(e for e in list_entities(book) if e.name == "Good")
+    assert good.label == "PER" and good.mentions >= 0.85 * written
+    assert "Captain Good" in good.aliases
+
+
 def test_a_person_the_tagger_typed_a_place_is_still_a_person(tmp_path, nlp):
     """Indexed for real: David Copperfield's chapters 2–3. The tagger typed the nurse's name a place
     or an organisation now and then ("Sometimes I fancied that Peggotty perhaps objected…", GPE),

@@ -203,6 +203,15 @@ def _name_persons_read_as_nouns(document: Document, spool: RecordSpool, evidence
         word = m and m.group(1)
         return (word, parse_name(word).key) if word and word[0].isupper() and word[1:].islower() else (None, None)
 
+    # a word the tagger typed a person on its own many times is a name though the tagger never read
+    # it as one: Allan Quatermain's Captain Good, "Good" ×43 alone ("good" is an adjective to the
+    # tagger), so the book's "Good" was nobody's
+    typed = Counter(one_word(row[3])[1] for row in spool.person_nominals())
+    for key, count in typed.items():
+        if key and key not in known and count >= STRONG_PERSON and evidence.capitalised_as_name(key):
+            known.add(key)
+            per_counts[key] = count
+
     named = []
     for mention_id, start, sentence_start, written in spool.person_nominals():
         word, key = one_word(written)

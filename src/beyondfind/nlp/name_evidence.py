@@ -3,7 +3,9 @@
 * Never names (:mod:`beyondfind.nlp.name_words`): months, weekdays, numbers, single letters,
   nationality and language words, kinship and address words used as vocatives ("Papa", "Missis").
 * A capitalised word the book writes in lower case at least as often as it capitalises it in
-  mid-sentence is a common word ("Meantime", "Providence"), not a name.
+  mid-sentence is a common word ("Meantime", "Providence"), not a name. Conversely a common word
+  the book capitalises mid-sentence more often than not, seldom after "the" or "a", is written as
+  a surname (:meth:`NameEvidence.capitalised_as_name`: Allan Quatermain's Captain "Good").
 * A one-word "person" the book puts after a locative preposition ("at Longbourn", "to Millcote")
   in at least ``LOCATIVE_SHARE`` of its capitalised occurrences is a place: persons score ≤ 0.13
   and places ≥ 0.40 on Pride and Prejudice and Jane Eyre.
@@ -49,7 +51,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
-from .name_words import CALENDAR_WORDS, NATIONALITIES, PEOPLES, PLACE_FIRST_WORDS, PLACE_HEADS
+from .name_words import CALENDAR_WORDS, NATIONALITIES, PEOPLES, PLACE_FIRST_WORDS, PLACE_HEADS, never_a_name
 from .names import NAME_PARTICLES, OFFICE_TITLES, STRIP_HONORIFICS, _first_names, fold_accents
 from .text import chunks
 
@@ -308,6 +310,17 @@ class NameEvidence:
             return False
         return (self.locative.get(key, 0) < WRITTEN_LOCATIVE_SHARE * mid
                 or bool(self.tagged_speakers.get(key, 0) or self.after_honorific.get(key, 0)))
+
+    def capitalised_as_name(self, key: str) -> bool:
+        """Capitalised mid-sentence more often than written in lower case, and after "the", "a" or
+        "an" in under a fifth of those uses; not a never-name, a title or a people's word: how a
+        book writes a surname that is also a common word (Allan Quatermain's "Good" ×150 against
+        "good" ×80), unlike "the Jew" or "a Quaker"."""
+        mid = self.capital_mid.get(key, 0)
+        return (mid > self.lower.get(key, 0) and 5 * self.after_the.get(key, 0) < mid
+                and 5 * self.after_indefinite.get(key, 0) < mid
+                and not never_a_name(key) and key not in STRIP_HONORIFICS and key not in OFFICE_TITLES
+                and key not in PEOPLES)
 
     def common_word(self, word: str) -> bool:
         """Written in lower case at least as often as capitalised mid-sentence."""
