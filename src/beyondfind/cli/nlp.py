@@ -21,6 +21,11 @@ def add_parsers(sub) -> None:
     t.set_defaults(func=run_train)
     e = s.add_parser("evaluate", help="NER, POS/UAS/LAS and pronoun-resolution scores on held-out data")
     e.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    e.add_argument("--indexed", action="store_true",
+                   help="also index the LitBank test novels' full texts as `beyondfind index` does and score "
+                        "the stored mentions and pronoun links in the annotated excerpts (~3 min)")
+    e.add_argument("--library", type=Path, default=None,
+                   help="with --indexed: the library to index them into and reuse (default: a temporary one)")
     add_nlp_option(e)
     e.set_defaults(func=run_evaluate)
     r = s.add_parser("pronouns", help="train the learned pronoun resolver on LitBank train files and compare it "
@@ -55,8 +60,28 @@ def run_evaluate(args) -> int:
     from ..nlp.evaluate import evaluate_all, format_report
 
     _check_data(args.data)
-    print(format_report(evaluate_all(load_pipeline(args.nlp), args.data)))
+    nlp = load_pipeline(args.nlp)
+    print(format_report(evaluate_all(nlp, args.data)))
+    if args.indexed:
+        print()
+        print(_evaluate_indexed(args, nlp))
     return 0
+
+
+def _evaluate_indexed(args, nlp) -> str:
+    import tempfile
+
+    from ..evaluation.litbank import evaluate_indexed, format_indexed
+    from ..index import Library, index_document
+
+    with tempfile.TemporaryDirectory() as tmp:
+        library = Library(args.library or Path(tmp) / "litbank-test.sqlite")
+
+        def load_book(path: Path):
+            doc_id, _new = index_document(library, path, lambda: nlp, processes=2)
+            return library.load(doc_id)
+
+        return format_indexed(evaluate_indexed(args.data, load_book))
 
 
 def run_pronouns(args) -> int:
