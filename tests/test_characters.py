@@ -741,6 +741,41 @@ def test_a_surname_that_is_a_common_word_is_a_name(tmp_path, nlp):
     assert "Captain Good" in good.aliases
 
 
+def test_epithets_that_name_a_character():
+    """A capitalised "the X Y" ending in a noun for a person or an animal, written so at least ten
+    times, never in lower case, seldom after "at"/"in" or before a name, and a speaker: the
+    Invisible Man, the March Hare, David Copperfield's Old Soldier. Not a kind of whale, an inn,
+    a title before a name, nor a thing that never speaks."""
+    from beyondfind.nlp.name_evidence import NameEvidence
+
+    def epithets(folder, name):
+        return set(NameEvidence(load_document(DATA / folder / name).text).epithets)
+
+    assert epithets("litbank/original", "5230_the_invisible_man_a_grotesque_romance.txt") == {"invisible man"}
+    assert {"march hare", "mock turtle", "white rabbit"} <= epithets("books", "11-alice-in-wonderland.txt")
+    assert epithets("books", "766-david-copperfield.txt") == {"old soldier"}
+    assert not epithets("books", "2701-moby-dick.txt")                 # "the Sperm Whale", "the White Whale"
+    assert not epithets("books", "1400-great-expectations.txt")        # "at the Blue Boar"
+    assert epithets("litbank/original", "974_the_secret_agent_a_simple_tale.txt") == {"assistant commissioner"}
+    assert not epithets("litbank/original", "15265_the_quest_of_the_silver_fleece_a_novel.txt")
+
+
+def test_the_invisible_man_is_a_character(tmp_path, nlp):
+    """Indexed for real: chapters of The Invisible Man (LitBank's full text) where he is "the
+    Invisible Man" 29 times; the tagger found that name twice in the book, so the title character
+    had no row and his pronouns no antecedent."""
+    from beyondfind.index.entities import list_entities
+
+    book = _indexed_excerpt(tmp_path, nlp, "5230_the_invisible_man_a_grotesque_romance.txt", 120_000, 200_000,
+                            folder="litbank/original")
+    written = len(re.findall(r"\b[Tt]he Invisible Man\b", book.document.text))
+    row = next(e for e in list_entities(book) if e.name == "Invisible Man")
+    assert row.label == "PER" and row.mentions >= 0.8 * written
+    linked = [p for p in book.annotations.pronouns if p.antecedent in book.mention_by_id
+              and book.mention_by_id[p.antecedent].name.key == "invisible man"]
+    assert len(linked) >= 10
+
+
 def test_a_person_the_tagger_typed_a_place_is_still_a_person(tmp_path, nlp):
     """Indexed for real: David Copperfield's chapters 2–3. The tagger typed the nurse's name a place
     or an organisation now and then ("Sometimes I fancied that Peggotty perhaps objected…", GPE),

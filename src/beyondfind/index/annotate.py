@@ -171,6 +171,11 @@ def _person_keys(spool: RecordSpool, evidence: NameEvidence) -> tuple[Counter, s
         named = after_office_title(k)
         if named:
             per_counts[named] += c
+    # a character's epithet the tagger seldom finds ("the Invisible Man"): its capitalised uses
+    # are its mentions
+    for k, c in evidence.epithets.items():
+        if per_counts[k] + other.get(k, 0) < c:
+            per_counts[k] = max(per_counts[k], c)
     known = {k for k, c in per_counts.items() if c >= 2 and c > other.get(k, 0)}
     for k, c in list(per_counts.items()):
         if c == 1 and k and " " not in k and not other.get(k) and evidence.written_as_name(k):
@@ -368,7 +373,7 @@ MIN_WHOLE_NAMES = 2   # the book tags the name with the word before it this ofte
 _WORD_BEFORE = re.compile(r"([^\W\d_][\w'’]*\.?)[ \n]\Z")
 
 
-def _widen_cut_names(document: Document, spool: RecordSpool) -> None:
+def _widen_cut_names(document: Document, spool: RecordSpool, evidence: NameEvidence) -> None:
     """A name cut after its first word takes that word back when the book tags the whole name
     elsewhere (:data:`MIN_WHOLE_NAMES`): The Age of Innocence's "New York" ×137, of which 25 were
     `York` (18 as a person: the names component reads a person's name from the words tagged proper
@@ -377,14 +382,16 @@ def _widen_cut_names(document: Document, spool: RecordSpool) -> None:
     capitalised, one space or line break before the name and in no other name; the widened name
     takes the label the book's whole names have most often, and a person's name takes no adjective
     the clustering sets aside ("Young Jerry" names what "Jerry" names), while a place's does (A Tale
-    of Two Cities' "Old Bailey", 8 times a person `Bailey`)."""
+    of Two Cities' "Old Bailey", 8 times a person `Bailey`). A character's epithet counts as tagged
+    whole (:attr:`NameEvidence.epithets`): The Invisible Man's "Man" ×103 is "Invisible Man"."""
     text = document.text
     spans = list(spool.name_spans())
     labels: dict[str, Counter] = defaultdict(Counter)
     for _i, _a, _b, written, _h, _s, label, _k in spans:
         if " " in written:
             labels[written][label] += 1
-    if not labels:
+    epithets = evidence.epithets
+    if not labels and not epithets:
         return
     covered_until = -1
     rows = []
@@ -393,7 +400,8 @@ def _widen_cut_names(document: Document, spool: RecordSpool) -> None:
         word = found and found.group(1)
         if word and found.start(1) > covered_until and name_like(word):
             whole = f"{word} {written}"
-            counts = labels.get(whole)
+            key = parse_name(whole).key
+            counts = Counter({"PER": epithets[key]}) if key in epithets else labels.get(whole)
             label = counts.most_common(1)[0][0] if counts else None
             if (counts and sum(counts.values()) >= MIN_WHOLE_NAMES
                     and (label != "PER" or word.lower() not in NEUTRAL_HONORIFICS)):
@@ -829,7 +837,7 @@ def annotate_into(spool: RecordSpool, document: Document, nlp, *, batch_size: in
     evidence = NameEvidence(document.text)
     _name_persons_read_as_nouns(document, spool, evidence)
     _propagate_names(document.text, spool, evidence, narration.narrator)
-    _widen_cut_names(document, spool)
+    _widen_cut_names(document, spool, evidence)
     _apply_name_evidence(spool, evidence)
     _name_calendar_persons(document, spool, evidence)
     _drop_sentence_openers(document, spool, evidence)

@@ -33,6 +33,9 @@
   Tale of Two Cities' "the Republic" (×30), "the Bastille", Pride and Prejudice's "the
   Parsonage", Dracula's "the Sereth" and "the Sacred Wafer". "The Jew", "the
   Dodger", "the President" are nouns for persons; "the Vengeance" (a woman's nickname) speaks.
+* A capitalised "the X Y" ending in a noun for a person or an animal, written so often, never in
+  lower case, and a speaker ("said the Invisible Man") is a character's epithet: a person's name
+  (:attr:`NameEvidence.epithets`).
 * A "person" of several words that starts with a place word (``Castle Dracula``, ``Lake Maggiore``)
   is a place; so is one that ends in a place word (``Russell Square``, ``Lucas Lodge``,
   ``Bench Prison``, ``East Cliff``), unless it starts with a known first name and the book never puts
@@ -124,6 +127,12 @@ MIN_SPOKEN = 2
 MIN_CALENDAR_SPEAKER = 3
 MIN_WRITTEN_AS_NAME = 3   # capitalised mid-sentence this often, never in lower case nor after "the": a name ...
 WRITTEN_LOCATIVE_SHARE = 0.2   # ... seldom after "in", "at", "to" (under this share) unless it speaks or is titled
+# "the Invisible Man", "the March Hare": two or three capitalised words after "the", not a
+# hyphenated name's first part ("the Rue Saint-Denis") nor a possessive's
+_EPITHET = re.compile(rf"\b[Tt]he\s+((?:{_WORD}[ \n]){{1,2}}{_WORD})\b(?![’'-])")
+MIN_EPITHET = 10          # written so this often ...
+EPITHET_LOWER_SHARE = 0.1  # ... and in lower case under this share of that
+TITLED_EPITHET_SHARE = 0.2  # a title when this share of its uses has a name after it ("Chief Inspector Heat")
 _SENT_START = re.compile(r"(?:^|[.!?:;“\"‘_—-]\s*|\n\s*)$")
 
 
@@ -321,6 +330,35 @@ class NameEvidence:
                 and 5 * self.after_indefinite.get(key, 0) < mid
                 and not never_a_name(key) and key not in STRIP_HONORIFICS and key not in OFFICE_TITLES
                 and key not in PEOPLES)
+
+    @cached_property
+    def epithets(self) -> Counter:
+        """Capitalised phrases of two or three words after "the" whose last word is a noun for a
+        person or an animal, by key, with their count: the names a book gives a character it does
+        not name otherwise — The Invisible Man's "the Invisible Man" ×81 (the tagger found it
+        twice), Alice's "the March Hare", David Copperfield's "the Old Soldier". At least
+        :data:`MIN_EPITHET` times, in lower case under :data:`EPITHET_LOWER_SHARE` of that (not
+        Moby Dick's "the Sperm Whale", a kind of whale), seldom after a preposition of place (not
+        Great Expectations' inn, "at the Blue Boar"), seldom before a name (The Secret Agent's "Chief
+        Inspector Heat" is Heat), no place name ("the Rue Saint-Denis") nor never-name, and a
+        speaker at least :data:`MIN_SPOKEN` times ("said the March Hare"; not The Quest of the Silver
+        Fleece's cotton, "the Silver Fleece", nor Portrait's "the Holy Ghost")."""
+        found = Counter(re.sub(r"\s+", " ", m) for m in _EPITHET.findall(self.text))
+        out = Counter()
+        for phrase, count in found.items():
+            words = [_key(w) for w in phrase.split()]
+            key = " ".join(words)
+            if count < MIN_EPITHET or words[-1] not in _beings() or never_a_name(key):
+                continue
+            if self.place_named(key) or known_place(key):
+                continue
+            lower = len(re.findall(rf"(?<![\w'’]){re.escape(phrase.lower())}\b", self.text))
+            titled = len(re.findall(rf"\b{re.escape(phrase)}\s+[{_UPPER}]", self.text))
+            counts = self._phrase_counts(phrase.split())
+            if (lower < EPITHET_LOWER_SHARE * count and counts.placed < LOCATIVE_SHARE * count
+                    and titled < TITLED_EPITHET_SHARE * counts.capitalised and counts.spoken >= MIN_SPOKEN):
+                out[key] = count
+        return out
 
     def common_word(self, word: str) -> bool:
         """Written in lower case at least as often as capitalised mid-sentence."""
