@@ -217,6 +217,7 @@ def test_a_name_cut_after_its_first_word_takes_it_back_with_the_whole_names_labe
     before a place it does not ("Old Bailey"); a word the book never has with the name stays out."""
     from beyondfind.documents import Document, Passage
     from beyondfind.index.annotate import _widen_cut_names
+    from beyondfind.nlp.name_evidence import NameEvidence
 
     text = ("New York, New York. Young Jerry, Young Jerry. Old Bailey, Old Bailey. "
             "In New York Young Jerry saw Old Bailey and Poor Jerry.")
@@ -236,7 +237,7 @@ def test_a_name_cut_after_its_first_word_takes_it_back_with_the_whole_names_labe
     mentions = [m._replace(id=i) for i, m in enumerate(mentions)]
     with RecordSpool(tmp_path) as spool:
         spool.add(Batch([Sentence(0, 0, 0, len(text))], mentions, [], [], [], []))
-        _widen_cut_names(doc, spool)
+        _widen_cut_names(doc, spool, NameEvidence(text))
         ann = spool.annotations(None, "test", ()).materialise()
     assert [(m.text, m.label) for m in ann.mentions][6:] == [
         ("New York", "GPE"), ("Jerry", "PER"), ("Old Bailey", "ORG"), ("Jerry", "PER")]
