@@ -211,15 +211,16 @@ def _name_persons_read_as_nouns(document: Document, spool: RecordSpool, evidence
     # a word the tagger typed a person on its own many times is a name though the tagger never read
     # it as one: Allan Quatermain's Captain Good, "Good" ×43 alone ("good" is an adjective to the
     # tagger), so the book's "Good" was nobody's
-    typed = Counter(one_word(row[3])[1] for row in spool.person_nominals())
+    one_words = [(mention_id, start, sentence_start, *one_word(written))   # capitalised words only: few
+                 for mention_id, start, sentence_start, written in spool.person_nominals() if written[:1].isupper()]
+    typed = Counter(key for *_rest, key in one_words if key)
     for key, count in typed.items():
-        if key and key not in known and count >= STRONG_PERSON and evidence.capitalised_as_name(key):
+        if key not in known and count >= STRONG_PERSON and evidence.capitalised_as_name(key):
             known.add(key)
             per_counts[key] = count
 
     named = []
-    for mention_id, start, sentence_start, written in spool.person_nominals():
-        word, key = one_word(written)
+    for mention_id, start, sentence_start, word, key in one_words:
         if key in known and (text[sentence_start:start].strip(_OPENING) or per_counts[key] >= 3):
             named.append((word, key, mention_id))
     # a person's name the tagger read as a noun and typed a place or an organisation: David
@@ -400,7 +401,7 @@ def _widen_cut_names(document: Document, spool: RecordSpool, evidence: NameEvide
         word = found and found.group(1)
         if word and found.start(1) > covered_until and name_like(word):
             whole = f"{word} {written}"
-            key = parse_name(whole).key
+            key = parse_name(whole).key if epithets else None   # most books have none: no parse per name
             counts = Counter({"PER": epithets[key]}) if key in epithets else labels.get(whole)
             label = counts.most_common(1)[0][0] if counts else None
             if (counts and sum(counts.values()) >= MIN_WHOLE_NAMES
