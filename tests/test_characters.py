@@ -580,6 +580,10 @@ def test_a_name_starting_with_a_place_word_is_a_place():
     assert dracula.place_named("castle dracula") and dracula.place_named("castle of dracula")
     assert dracula.place_named("east cliff")
     assert not dracula.place_named("count dracula") and not dracula.place_named("quincey morris")
+    # The Invisible Man's town, "Port Burdock", was a person's row with "Lord Burdock" in it
+    invisible = NameEvidence(load_document(DATA / "litbank" / "original" /
+                                           "5230_the_invisible_man_a_grotesque_romance.txt").text)
+    assert invisible.place_named("port burdock") and not invisible.place_named("lord burdock")
 
 
 def test_interjections_and_gazetteer_places_are_not_people():

@@ -66,7 +66,7 @@ PLACE_HEADS = frozenset({
 })
 # first words that make a name a place ("Castle Dracula", "Mount Vernon", "Lake Maggiore", "Rue du Helder")
 PLACE_FIRST_WORDS = frozenset({
-    "boulevard", "camp", "cape", "castle", "faubourg", "fort", "isle", "lake", "loch", "mont", "mount", "rue",
+    "boulevard", "camp", "cape", "castle", "faubourg", "fort", "isle", "lake", "loch", "mont", "mount", "port", "rue",
     # French and Italian buildings and squares ("Hôtel de Londres", "Palais de Justice", "Place de Grève";
     # name keys fold accents, tokens keep them). Not "Château": Monte Cristo's NER tags "the Château"
     # of "the Château d’If", and grown to the name the entity kept only "d’If"
