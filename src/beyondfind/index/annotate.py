@@ -175,7 +175,7 @@ def _person_keys(spool: RecordSpool, evidence: NameEvidence) -> tuple[Counter, s
     # are its mentions
     for k, c in evidence.epithets.items():
         if per_counts[k] + other.get(k, 0) < c:
-            per_counts[k] = max(per_counts[k], c)
+            per_counts[k] = c
     known = {k for k, c in per_counts.items() if c >= 2 and c > other.get(k, 0)}
     for k, c in list(per_counts.items()):
         if c == 1 and k and " " not in k and not other.get(k) and evidence.written_as_name(k):

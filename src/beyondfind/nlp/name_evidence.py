@@ -323,7 +323,7 @@ class NameEvidence:
     def capitalised_as_name(self, key: str) -> bool:
         """Capitalised mid-sentence more often than written in lower case, and after "the", "a" or
         "an" in under a fifth of those uses; not a never-name, a title or a people's word: how a
-        book writes a surname that is also a common word (Allan Quatermain's "Good" ×150 against
+        book writes a surname that is also a common word (Allan Quatermain's "Good" ×143 against
         "good" ×80), unlike "the Jew" or "a Quaker"."""
         mid = self.capital_mid.get(key, 0)
         return (mid > self.lower.get(key, 0) and 5 * self.after_the.get(key, 0) < mid
