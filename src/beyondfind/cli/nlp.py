@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .common import add_nlp_option, positive_int
+from .common import add_nlp_option, add_processes_option, default_processes, positive_int
 
 DEFAULT_DATA = Path("../shared/data")
 
@@ -26,6 +26,7 @@ def add_parsers(sub) -> None:
                         "the stored mentions and pronoun links in the annotated excerpts (~3 min)")
     e.add_argument("--library", type=Path, default=None,
                    help="with --indexed: the library to index them into and reuse (default: a temporary one)")
+    add_processes_option(e)
     add_nlp_option(e)
     e.set_defaults(func=run_evaluate)
     r = s.add_parser("pronouns", help="train the learned pronoun resolver on LitBank train files and compare it "
@@ -78,7 +79,7 @@ def _evaluate_indexed(args, nlp) -> str:
         library = Library(args.library or Path(tmp) / "litbank-test.sqlite")
 
         def load_book(path: Path):
-            doc_id, _new = index_document(library, path, lambda: nlp, processes=2)
+            doc_id, _new = index_document(library, path, lambda: nlp, processes=args.processes or default_processes())
             return library.load(doc_id)
 
         return format_indexed(evaluate_indexed(args.data, load_book))
