@@ -41,6 +41,19 @@ def test_a_plain_text_without_a_gutenberg_header_takes_its_opening_title(tmp_pat
     assert load_document(tmp_path / "d.txt").title == "A Night on the Moors"
 
 
+def test_a_first_line_that_opens_a_chapter_or_a_section_is_not_the_title():
+    """`documents` listed eleven LitBank novels as "I", "Prologue", "The Sisters" or "Phase the
+    First: The Maiden": the first line named the first chapter or section, not the book."""
+    lit = DATA / "litbank" / "original"
+    for stem in ("351_of_human_bondage", "219_heart_of_darkness", "77_the_house_of_the_seven_gables",
+                 "2814_dubliners", "1155_the_secret_adversary", "155_the_moonstone",
+                 "110_tess_of_the_durbervilles_a_pure_woman"):
+        doc = load_document(lit / f"{stem}.txt")
+        assert doc.title is None, (stem, doc.title)
+    assert load_document(lit / "209_the_turn_of_the_screw.txt").title == "The Turn of the Screw"
+    assert load_document(lit / "33_the_scarlet_letter.txt").title == "The Scarlet Letter"
+
+
 def test_chapters_are_named_within_their_book_and_contents_are_not_chapters():
     from beyondfind.documents.positions import chapters
 

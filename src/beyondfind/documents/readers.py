@@ -78,8 +78,12 @@ def read_text(data: bytes, name: str) -> Document:
     start, end = gutenberg_body(text)
     spans = paragraph_blocks(text, blocks(text, start, end))
     title = _TITLE.search(text[:start]) if start else None
-    return Document(name, "txt", text, passages_from_blocks(text, spans), _sha(data),
-                    title.group(1).strip() if title else opening_title(text, spans))
+    passages = passages_from_blocks(text, spans)
+    if title:
+        name_line = title.group(1).strip()
+    else:   # not a first line that opens a chapter: a numeral alone ("I"), a story's title (Dubliners)
+        name_line = opening_title(text, spans) if passages and passages[0].chapter is None else None
+    return Document(name, "txt", text, passages, _sha(data), name_line)
 
 
 def read_markdown(data: bytes, name: str) -> Document:

@@ -169,13 +169,18 @@ def is_title_line(block: str) -> bool:
 
 
 OPENING_TITLE_WORDS = 12
+# a first line that names a section, not the book: The Secret Adversary's "PROLOGUE", Tess's "Phase
+# the First: The Maiden" (a part "the First", "the Second"...)
+_SECTION_TITLE = re.compile(r"(?i)(?:prologue|preface|foreword|introduction|epilogue|contents|dedication)\b[.:]?$"
+                            r"|\w+ the (?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last)\b")
 
 
 def opening_title(text: str, spans: list[tuple[int, int]]) -> str | None:
     """The title a text opens with, for a plain text that names itself nowhere else (no Gutenberg
     ``Title:`` line): its first block, when that is one line set as a title (:func:`is_title_line`)
-    of at most :data:`OPENING_TITLE_WORDS` words and no chapter heading. A line in capitals gets a
-    title's case.
+    of at most :data:`OPENING_TITLE_WORDS` words and no chapter or section heading ("PROLOGUE",
+    "Phase the First: The Maiden"). A line in capitals gets a title's case. (A first line that opens
+    a chapter only in its text's context, a numeral alone, is left out by the reader.)
 
     >>> text = "THE COUNT OF MONTE CRISTO\\n\\nby Alexandre Dumas"
     >>> opening_title(text, blocks(text)), opening_title("CHAPTER I\\n\\nIt was.", blocks("CHAPTER I\\n\\nIt was."))
@@ -186,7 +191,7 @@ def opening_title(text: str, spans: list[tuple[int, int]]) -> str | None:
     line = text[spans[0][0]:spans[0][1]]
     words = line.split()
     if ("\n" in line or not words or len(words) > OPENING_TITLE_WORDS or not line[-1].isalnum()
-            or not is_title_line(line) or is_heading(line)):
+            or not is_title_line(line) or is_heading(line) or _SECTION_TITLE.match(line)):
         return None
     if line.isupper():
         return " ".join(w.lower() if k and w.lower() in _TITLE_SMALL_WORDS else w.capitalize()
