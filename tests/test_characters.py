@@ -584,6 +584,11 @@ def test_a_name_starting_with_a_place_word_is_a_place():
     invisible = NameEvidence(load_document(DATA / "litbank" / "original" /
                                            "5230_the_invisible_man_a_grotesque_romance.txt").text)
     assert invisible.place_named("port burdock") and not invisible.place_named("lord burdock")
+    # Udolpho's "Villa Miarenti" and Bleak House's "Bell Yard" were persons' rows too
+    udolpho = NameEvidence(load_document(DATA / "litbank" / "original" / "3268_the_mysteries_of_udolpho.txt").text)
+    assert udolpho.place_named("villa miarenti") and not udolpho.place_named("madame montoni")
+    bleak = NameEvidence(load_document(DATA / "litbank" / "original" / "1023_bleak_house.txt").text)
+    assert bleak.place_named("bell yard") and not bleak.place_named("miss flite")
 
 
 def test_interjections_and_gazetteer_places_are_not_people():
@@ -743,6 +748,28 @@ def test_a_surname_that_is_a_common_word_is_a_name(tmp_path, nlp):
     good = next(e for e in list_entities(book) if e.name == "Good")
     assert good.label == "PER" and good.mentions >= 0.85 * written
     assert "Captain Good" in good.aliases
+
+
+def test_a_piece_of_a_hyphenated_word_is_not_a_name(tmp_path, nlp):
+    """Indexed for real: Bleak House's Miss Flite stammers "Ve-ry happy, I am sure" and The Country
+    of the Pointed Firs' narrator hears of "Shell-heap Island": the tagger split "Ve" and "Shell"
+    off the words and typed them persons, rows "Ve" ×13 and "Shell" ×15 in the whole books. A word
+    the book capitalises only as the first part of a hyphenated word is no name."""
+    from beyondfind.index.entities import list_entities
+    from beyondfind.nlp.name_evidence import NameEvidence
+
+    (tmp_path / "flite").mkdir()
+    (tmp_path / "firs").mkdir()
+    flite = _indexed_excerpt(tmp_path / "flite", nlp, "1023_bleak_house.txt", 1_088_000, 1_103_000,
+                             folder="litbank/original")
+    assert len(re.findall(r"\bVe-ry\b", flite.document.text)) >= 5
+    assert "Ve" not in {e.name for e in list_entities(flite)}
+    assert "Miss Flite" in {e.name for e in list_entities(flite)}
+    firs = _indexed_excerpt(tmp_path / "firs", nlp, "367_country_of_the_pointed_firs.txt", 100_000, 136_000,
+                            folder="litbank/original")
+    assert "Shell" not in {e.name for e in list_entities(firs)}
+    mig = NameEvidence(load_document(DATA / "litbank" / "original" / "1206_the_flying_u_ranch.txt").text)
+    assert not mig.word_part("mig")   # "Mig-u-ell" spelled out, but "Mig" alone too
 
 
 def test_epithets_that_name_a_character():

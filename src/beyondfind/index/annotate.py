@@ -464,7 +464,8 @@ def _join_split_names(document: Document, spool: RecordSpool, evidence: NameEvid
 def _apply_name_evidence(spool: RecordSpool, evidence: NameEvidence) -> None:
     """Book-level consistency (:mod:`beyondfind.nlp.name_evidence`): never-names, common words and
     interjections stop being names, and so do "persons" that are plurals naming a group
-    ("Americans") or nouns the book writes after "a" or "an" ("an Insurer of Ships"); "persons"
+    ("Americans"), pieces of hyphenated words that are no place ("Ve-ry") or nouns the book writes
+    after "a" or "an" ("an Insurer of Ships"); "persons"
     the book treats as places ("at Longbourn", "to Mozháysk", "at Combe Magna"; not a dialogue
     tag's speaker, nor ending in a surname the book writes after an honorific), and "persons" the
     gazetteer knows as places unless the book writes them as part of a person's name, become LOC;
@@ -511,6 +512,8 @@ def _apply_name_evidence(spool: RecordSpool, evidence: NameEvidence) -> None:
             places.append((key, honorific, label))
         elif single and label == "PER" and key not in person_words and evidence.names_a_place(key):
             buildings.append((key, honorific, label))
+        elif single and label == "PER" and evidence.word_part(key):   # a place's piece stays a place: "Fleet-street"
+            unnamed.append((key, honorific, label))
         elif label == "PER" and not honorific and person_words.isdisjoint(key.split()) \
                 and evidence.thing_named(key):
             places.append((key, honorific, label))

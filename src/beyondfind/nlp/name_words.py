@@ -63,6 +63,7 @@ PLACE_HEADS = frozenset({
     "society", "square", "street", "tower", "town", "village",
     "asylum", "cathedral", "cliff", "cliffs", "crescent", "dock", "docks", "gardens", "harbour", "heath",
     "hospital", "market", "moor", "pier", "quay", "station", "terrace", "wharf", "basin",
+    "yard",   # Bleak House's "Bell Yard" ×4, a person's row
 })
 # first words that make a name a place ("Castle Dracula", "Mount Vernon", "Lake Maggiore", "Rue du Helder")
 PLACE_FIRST_WORDS = frozenset({
@@ -71,6 +72,9 @@ PLACE_FIRST_WORDS = frozenset({
     # name keys fold accents, tokens keep them). Not "Château": Monte Cristo's NER tags "the Château"
     # of "the Château d’If", and grown to the name the entity kept only "d’If"
     "hotel", "hôtel", "palais", "palazzo", "place", "pont", "porte", "quai",
+    # Italian villas, streets and squares: Udolpho's "Villa Miarenti" ×4 and Daisy Miller's "Via
+    # Gregoriana" were persons' rows
+    "villa", "via", "piazza",
 })
 
 
