@@ -384,7 +384,10 @@ def _widen_cut_names(document: Document, spool: RecordSpool, evidence: NameEvide
     takes the label the book's whole names have most often, and a person's name takes no adjective
     the clustering sets aside ("Young Jerry" names what "Jerry" names), while a place's does (A Tale
     of Two Cities' "Old Bailey", 8 times a person `Bailey`). A character's epithet counts as tagged
-    whole (:attr:`NameEvidence.epithets`): The Invisible Man's "Man" ×103 is "Invisible Man"."""
+    whole (:attr:`NameEvidence.epithets`): The Invisible Man's "Man" ×103 is "Invisible Man". After
+    a particle the word before it comes back too: Monte Cristo's "Piazza del Popolo" ×18, 15 times
+    a person `Popolo`; "Madame de Morcerf" 6 times `Morcerf`, her husband's name; The Scarlet
+    Pimpernel's "Comtesse de Tournay" 5 times `Tournay`, the Comte's."""
     text = document.text
     spans = list(spool.name_spans())
     labels: dict[str, Counter] = defaultdict(Counter)
@@ -398,9 +401,14 @@ def _widen_cut_names(document: Document, spool: RecordSpool, evidence: NameEvide
     rows = []
     for mention_id, start, end, written, _h, _s, _label, _k in spans:
         found = _WORD_BEFORE.search(text, max(0, start - 40), start)
+        prefix = found and found.group(1)
+        if prefix in SURNAME_PARTICLES:   # "Piazza del Popolo", "Comtesse de Tournay": the word before it too
+            particle = found
+            found = _WORD_BEFORE.search(text, max(0, particle.start(1) - 40), particle.start(1))
+            prefix = found and f"{found.group(1)} {particle.group(1)}"
         word = found and found.group(1)
         if word and found.start(1) > covered_until and name_like(word):
-            whole = f"{word} {written}"
+            whole = f"{prefix} {written}"
             key = parse_name(whole).key if epithets else None   # most books have none: no parse per name
             counts = Counter({"PER": epithets[key]}) if key in epithets else labels.get(whole)
             label = counts.most_common(1)[0][0] if counts else None
