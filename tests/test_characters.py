@@ -560,6 +560,18 @@ def test_titles_before_a_surname_do_not_split_the_woman_who_bears_it():
     assert not _same(tale, "Miss Manette", "Doctor Manette")
 
 
+def test_a_comtesse_is_not_her_daughter():
+    """The Scarlet Pimpernel's "Comtesse de Tournay" held her daughter "Suzanne de Tournay" (and,
+    once more of the Comtesse's names were found whole, "Suzanne" ×57 too): a French wife's title
+    is a married one, like "Mrs." — "Mrs. Bennet" is never "Elizabeth Bennet"."""
+    forms = {"Comtesse de Tournay": 11, "Comte de Tournay": 11, "Tournay": 10, "Suzanne": 57,
+             "Suzanne de Tournay": 2, "Mlle. Suzanne de Tournay": 3, "Mlle. Suzanne": 3}
+    pimpernel = _index(forms)
+    assert not _same(pimpernel, "Comtesse de Tournay", "Suzanne de Tournay")
+    assert not _same(pimpernel, "Comtesse de Tournay", "Suzanne")
+    assert not _same(pimpernel, "Comtesse de Tournay", "Comte de Tournay")
+
+
 def test_a_bare_first_name_goes_to_the_character_written_with_it():
     """Emma: Jane Fairfax's mother was once "Miss Jane Bates", so Miss Bates's character (×129,
     nearly all "Miss Bates") also held the first name and "Jane" ×192 was left ambiguous; by the

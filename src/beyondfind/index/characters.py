@@ -59,7 +59,11 @@ from ..nlp.names import (CALLINGS, MALE_HONORIFICS, NAME_PARTICLES, NEUTRAL_HONO
                          name_gender, nicknames, patronymic_gender, pet_form_stems, stem_of)
 
 FormKey = tuple[str | None, str]   # (honorific, name words joined by spaces)
-MARRIED = frozenset({"mrs", "lady", "madam", "madame", "mme", "widow", "frau", "signora"})
+# a wife's titles: "Mrs. Bennet" is not "Elizabeth Bennet", nor The Scarlet Pimpernel's "Comtesse de
+# Tournay" her daughter "Mlle. Suzanne de Tournay" (the English "Countess" not: War and Peace's
+# "Countess Rostóva" then joined Natásha)
+MARRIED = frozenset({"mrs", "lady", "madam", "madame", "mme", "widow", "frau", "signora",
+                     "comtesse", "marquise", "vicomtesse"})
 UNMARRIED = frozenset({"miss", "mlle", "mademoiselle", "fraulein"})
 # titles that, written with a woman's first name, tell she is married (a princess may be born one)
 MARRIED_WITH_FIRST_NAME = frozenset({"mrs", "madam", "countess", "duchess", "baroness", "marchioness",
