@@ -77,13 +77,13 @@ def read_text(data: bytes, name: str) -> Document:
     text = decode_text(data, name)
     start, end = gutenberg_body(text)
     spans = paragraph_blocks(text, blocks(text, start, end))
-    title = _TITLE.search(text[:start]) if start else None
+    header = _TITLE.search(text[:start]) if start else None
     passages = passages_from_blocks(text, spans)
-    if title:
-        name_line = title.group(1).strip()
-    else:   # not a first line that opens a chapter: a numeral alone ("I"), a story's title (Dubliners)
-        name_line = opening_title(text, spans) if passages and passages[0].chapter is None else None
-    return Document(name, "txt", text, passages, _sha(data), name_line)
+    if header:
+        title = header.group(1).strip()
+    else:   # a first line that opens a chapter is none: a numeral alone ("I"), a story's title (Dubliners)
+        title = opening_title(text, spans) if passages and passages[0].chapter is None else None
+    return Document(name, "txt", text, passages, _sha(data), title)
 
 
 def read_markdown(data: bytes, name: str) -> Document:
