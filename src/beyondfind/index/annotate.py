@@ -473,9 +473,9 @@ def _apply_name_evidence(spool: RecordSpool, evidence: NameEvidence) -> None:
     """Book-level consistency (:mod:`beyondfind.nlp.name_evidence`): never-names, common words and
     interjections stop being names, and so do "persons" that are plurals naming a group
     ("Americans"), pieces of hyphenated words that are no place ("Ve-ry") or nouns the book writes
-    after "a" or "an" ("an Insurer of Ships"); "persons"
-    the book treats as places ("at Longbourn", "to Mozháysk", "at Combe Magna"; not a dialogue
-    tag's speaker, nor ending in a surname the book writes after an honorific), and "persons" the
+    after "a" or "an" ("an Insurer of Ships"); "persons" the book treats as places ("at
+    Longbourn", "to Mozháysk", "at Combe Magna"; not a dialogue tag's speaker, nor ending in a
+    surname the book writes after an honorific), and "persons" the
     gazetteer knows as places unless the book writes them as part of a person's name, become LOC;
     "persons" named like a place ("Russell Square") FAC, and so do one-word "persons" that own a
     place ("Tellson's Bank"; no first name, nor a surname the book gives a person: "Mr. Jaggers");
