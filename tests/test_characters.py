@@ -242,6 +242,7 @@ def test_common_nicknames_that_have_nicknames_themselves_still_pair_with_longer_
     table = nicknames()
     assert {"joseph"} <= table["joe"] and {"thomas"} <= table["tom"] and {"elizabeth"} <= table["beth"]
     assert {"josephine"} <= table["jo"] and {"william"} <= table["bill"]
+    assert {"anthony", "antony"} <= table["tony"]   # The Scarlet Pimpernel's Lord Tony is Lord Antony Dewhurst
     assert "mary" not in table and "john" not in table and "catherine" not in table and "william" not in table
 
 
