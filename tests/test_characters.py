@@ -162,6 +162,31 @@ def test_a_rare_full_name_absorbs_its_first_name_only_when_it_introduced_it():
     assert unknown.character_of[(None, "marilla")] != unknown.character_of[(None, "marilla cuthbert")]
 
 
+def test_a_late_full_name_joins_the_first_name_it_is_written_near():
+    """Sons and Lovers' "Miriam Leivers" ×4 turns up long after "Miriam" ×411 and stayed a row of its
+    own; a late full name joins the bare first name when it is the book's only full name with it and
+    its mentions lie near the bare name's. One far from every use of the bare name ("Mary King" in
+    chapter 26 of Pride and Prejudice) stays apart, and so do two full names with one first name, or a
+    full name whose surname another person of its gender bears alone ("Clara Peggotty" is Peggotty)."""
+    bare_at = list(range(0, 400_000, 2_000))   # "Miriam" every 2,000 characters
+
+    def index(forms):
+        return cluster_names({k: FormStats.from_positions(v) for k, v in forms.items()}, window=1_500)
+
+    near = index({(None, "miriam leivers"): [300_500, 350_900], (None, "miriam"): bare_at})
+    assert near.character_of[(None, "miriam")] == near.character_of[(None, "miriam leivers")]
+    far = index({(None, "miriam leivers"): [500_000, 510_000], (None, "miriam"): bare_at})
+    assert far.character_of[(None, "miriam")] != far.character_of[(None, "miriam leivers")]
+    two = index({(None, "miriam leivers"): [300_500, 350_900], (None, "miriam morel"): [200_300, 250_100],
+                 (None, "miriam"): bare_at})
+    assert len({two.character_of[(None, k)] for k in ("miriam", "miriam leivers", "miriam morel")}) == 3
+    forms = {(None, "clara peggotty"): FormStats.from_positions([300_500, 350_900]),
+             (None, "clara"): FormStats.from_positions(bare_at, pronoun_gender="female"),
+             (None, "peggotty"): FormStats.from_positions(list(range(1_000, 400_000, 3_000)), pronoun_gender="female")}
+    peggotty = cluster_names(forms, window=1_500)
+    assert peggotty.character_of[(None, "clara")] != peggotty.character_of[(None, "clara peggotty")]
+
+
 def test_a_bare_surname_goes_to_the_character_written_with_it():
     """David Copperfield: Dora Spenlow's character is named 500 times, nearly all "Dora"; her father
     is "Mr. Spenlow" ×119. The bare "Spenlow" is his, by the mentions that use the surname."""
@@ -1327,6 +1352,7 @@ def test_pride_and_prejudice_character_list(pride_search, capsys):
     austen = book.characters.lookup(parse_name("Jane Austen"))
     assert austen is not None and austen.mentions >= 1 and austen.id != book.characters.lookup(parse_name("Jane")).id
     assert not row("Kitty") & row("Lady Catherine")   # Catherine Bennet is not Lady Catherine
+    assert not row("Mary") & row("Mary King")   # Miss King, whom Wickham courts, arrives in chapter 26
     places = {r["name"] for r in rows if r["type"] != "PER"}
     assert {"Longbourn", "Netherfield", "Pemberley"} <= places
     assert not {"Monday", "Saturday", "January"} & {r["name"] for r in rows}

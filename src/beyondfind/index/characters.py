@@ -674,6 +674,66 @@ def _join_nicknames(members: list[list[_Form]], readings: Mapping[FormKey, tuple
     return joins
 
 
+# titles written before a surname, hardly ever a first name ("Mr. Weston"; not "Master Colin", "Miss Jemima")
+_SURNAME_ONLY_TITLES = frozenset({"mr", "mrs", "ms", "dr", "doctor", "professor"})
+
+
+def _join_late_full_names(members: list[list[_Form]], readings: Mapping[FormKey, tuple[int, ...]],
+                          window: float, first_names: frozenset[str]) -> dict[int, int]:
+    """Rare full names that join the bare first name they did not introduce: {full name's cluster:
+    bare name's}. A full name seen fewer than :data:`RARE` times absorbs a first name written
+    three times as often only when it came first (:func:`_introduced`); a protagonist's full name
+    that turns up late, in a letter or a formal scene, stayed a row of its own beside her: Sons and
+    Lovers' "Miriam Leivers" ×4 beside "Miriam" ×411, The Good Soldier's "Miss Florence Hurlbird" ×8
+    beside "Florence" ×286. It joins when it is the book's only full name with that first
+    name (the bare name's own cluster holds none), their genders agree, the bare name is used
+    :data:`OWN_SHARE` times as often, and at least :data:`NEAR_SHARE` of the full name's mentions lie
+    within ``window`` of the bare name's. Pride and Prejudice's "Mary King" (chapter 26) is never
+    near Mary Bennet's "Mary", nor Huckleberry Finn's "Buck Harkness" near Buck Grangerford."""
+    persons = [cid for cid, ms in enumerate(members)
+               if ms[0].stats.label == "PER" and not _ambiguous(cid, ms, readings)]
+    bare: dict[str, int] = {}
+    full: dict[str, list[int]] = defaultdict(list)
+    for cid in persons:
+        ms = members[cid]
+        for w in {m.words[0] for m in ms if m.honorific is None and len(m.words) == 1 and m.words[0] in first_names}:
+            bare[w] = cid
+        for w in {m.first for m in ms if len(m.words) > 1 and m.first and m.surname}:
+            full[w].append(cid)
+    joins: dict[int, int] = {}
+    for word, target in bare.items():
+        cands = [c for c in full.get(word, []) if c != target]
+        own = members[target]
+        # the bare word is the target's first name, not a surname it writes after "Mr." (Emma's "Mr.
+        # Weston" is no "Weston Churchill")
+        if len(cands) != 1 or target in full.get(word, []) \
+                or any(m.words == (word,) and m.honorific in _SURNAME_ONLY_TITLES for m in own):
+            continue
+        cid = cands[0]
+        ms = members[cid]
+        count, own_count = sum(m.stats.count for m in ms), sum(m.stats.count for m in own)
+        firsts = {m.first for m in ms if len(m.words) > 1}
+        genders = {m.gender for m in (*ms, *own) if m.gender}
+        # a full name written only in titles ("Aunt Polly Decides"), "X of Y" ("Henry of Navarre"), or
+        # with a surname some other person of its gender bears alone (David Copperfield's "Clara
+        # Peggotty" is Peggotty, not David's mother Clara; "Letty Garth" is no "Garth", her father)
+        # stays where it is
+        surnames = {m.surname for m in ms if len(m.words) > 1}
+        namesake = genders and any(c != target and {m.gender for m in members[c] if m.gender} == genders
+                                   and any(m.honorific is None and len(m.words) == 1 and m.words[0] in surnames
+                                           for m in members[c]) for c in persons)
+        if firsts != {word} or any(m.honorific is None and len(m.words) == 1 for m in ms) \
+                or all(m.stats.titles_only for m in ms) or any("of" in m.words for m in ms) or namesake \
+                or count >= RARE or own_count < OWN_SHARE * count or len(genders) > 1 \
+                or cid in joins or cid in joins.values() or target in joins:
+            continue
+        positions = sorted(p for m in ms for p in m.stats.positions)
+        others = sorted(p for m in own for p in m.stats.positions)
+        if _near_share(positions, others, window) >= NEAR_SHARE:
+            joins[cid] = target
+    return joins
+
+
 def _nickname_gender(forms: list[_Form], given: frozenset[str]) -> set[str]:
     """The gender a nickname's forms tell by their titles or the first-name lists, else the one
     gender the given names it is short for (``given``) all have in the lists; an empty set when
@@ -1067,6 +1127,9 @@ def cluster_names(forms: Mapping[FormKey, FormStats], dominant_share: float = DO
     members, cluster_of, readings = _merge(members, cluster_of, readings, joins)
     joins = _join_narrators_first_name(members, cluster_of, readings, narrator)
     members, cluster_of, readings = _merge(members, cluster_of, readings, joins)
+    if window is not None:
+        joins = _join_late_full_names(members, readings, window, male | female)
+        members, cluster_of, readings = _merge(members, cluster_of, readings, joins)
     for f, whole in cut_short:
         cluster_of[f.key] = cluster_of[whole.key]
         readings[f.key] = readings[whole.key]
