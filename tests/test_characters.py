@@ -710,6 +710,10 @@ def test_plurals_naming_a_group_are_not_people_but_families_are():
                                           "940_the_last_of_the_mohicans_a_narrative_of_1757.txt").text)
     assert mohicans.group_plural("indians", {"indian"}) and not mohicans.group_plural("indians", {"indian"}, {"indian"})
     assert mohicans.group_plural("mingoes", set())   # the Mingo, tagged ORG ×25; "Mingoes" a person ×21
+    # a first name's plural is a group of things when the book writes the singular as a noun: King Solomon's
+    # Mines' "white men from the Stars" (a person ×32 until annotator version 73; "star" ×3, "Star" a first name)
+    mines = NameEvidence(load_document(DATA / "litbank" / "original" / "2166_king_solomons_mines.txt").text)
+    assert mines.group_plural("stars", set()) and not mines.group_plural("stars", {"stars"})   # unless one bears it
 
 
 def test_a_capitalised_noun_after_a_or_an_is_no_name():
@@ -1232,6 +1236,15 @@ def test_words_a_book_writes_the_x_that_name_no_being_are_places_not_persons():
     copperfield = NameEvidence(load_document(DATA / "books" / "766-david-copperfield.txt").text)
     assert copperfield.thing_named("inner temple")
     assert alice.thing_named("lobster quadrille")   # a dance: an animal's noun first is no title
+    # one word that is a first name is no person when the book writes it "the X": Moby Dick's ship "the
+    # Rachel", Anna Karenina's order "the Andrey" (persons until annotator version 73); its people stay, and
+    # so does a first name that opens a person's name of the book ("the Scarlet Pimpernel")
+    moby = NameEvidence(load_document(DATA / "books" / "2701-moby-dick.txt").text)
+    assert moby.thing_named("rachel") and not any(moby.thing_named(w) for w in ("ahab", "ishmael", "starbuck"))
+    anna = NameEvidence(load_document(DATA / "books" / "1399-anna-karenina.txt").text)
+    assert anna.thing_named("andrey") and not anna.thing_named("andrey", {"andrey"})
+    pimpernel = NameEvidence(load_document(DATA / "litbank" / "original" / "60_the_scarlet_pimpernel.txt").text)
+    assert pimpernel.thing_named("scarlet") and not pimpernel.thing_named("scarlet", {"scarlet", "marguerite"})
 
 
 def test_a_place_written_with_st_and_with_saint_is_one_place_but_persons_stay_apart():

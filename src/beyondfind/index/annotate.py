@@ -24,7 +24,7 @@ from ..nlp.names import NAME_PARTICLES, after_office_title, honorific_token, nam
 from ..nlp.syntax import SUBJECT_DEPS, description_kinds, is_subject, sentence_index
 from ..nlp.narrator import Narration, detect_narrator
 from ..nlp.name_evidence import NameEvidence, known_place
-from ..nlp.name_words import CALENDAR_WORDS, never_a_name
+from ..nlp.name_words import CALENDAR_WORDS, COMPASS_WORDS, never_a_name
 from ..nlp.names import (FAMILY_HONORIFICS, FIRST_PERSON_PRONOUNS, NEUTRAL_HONORIFICS, SAINT_WORDS, STRIP_HONORIFICS,
                          THIRD_PERSON_PRONOUNS, _first_names, name_gender, parse_name, pronoun_gender)
 from ..nlp.text import chunks, clean_for_nlp
@@ -481,7 +481,8 @@ def _apply_name_evidence(spool: RecordSpool, evidence: NameEvidence) -> None:
     place ("Tellson's Bank"; no first name, nor a surname the book gives a person: "Mr. Jaggers");
     one-word "persons" the book boards ("aboard the Pequod") VEH;
     "persons" written "the X" that end in no noun for a being and never speak ("the Republic",
-    "the Sacred Wafer") LOC; one-word names of another label that the book writes after a
+    "the Sacred Wafer") LOC, and so does a word of direction no one bears as a surname ("out West",
+    "the West"; not To Have and to Hold's Captain West); one-word names of another label that the book writes after a
     person's honorific ("Renfield" and a stray "Mr. Renfield" FAC beside "Mr. Renfield" PER; not
     a known place nor used like one), and first name + such a surname ("Charley Bates" ORG beside
     "Master Bates"; not named like a place: "Hill Street") become PER, as do one-word plurals of a
@@ -498,6 +499,8 @@ def _apply_name_evidence(spool: RecordSpool, evidence: NameEvidence) -> None:
     # title is none ("the Austrian Emperor" does not make War and Peace's "Emperors" a family)
     family_words = person_words | {key.rsplit(" ", 1)[-1] for key, _h, label in forms
                                    if label == "PER" and " " in key and key.rsplit(" ", 1)[-1] not in STRIP_HONORIFICS}
+    # the first words of the book's persons' names of several words ("the Scarlet Pimpernel")
+    name_starts = {key.split()[0] for key, _h, label in forms if label == "PER" and " " in key}
     unnamed, places, buildings, ships, persons = [], [], [], [], []
     thing_heads: set[str] = set()   # last words of the "the X" things of several words
     for key, honorific, label in forms:
@@ -509,6 +512,8 @@ def _apply_name_evidence(spool: RecordSpool, evidence: NameEvidence) -> None:
             unnamed.append((key, honorific, label))
         elif single and label == "PER" and evidence.ship_named(key):
             ships.append((key, honorific, label))
+        elif single and label == "PER" and key in COMPASS_WORDS and key not in person_words:   # "out West"
+            places.append((key, honorific, label))
         elif single and label == "PER" and per[key] and evidence.place_like(key) and not evidence.speaks(key):
             places.append((key, honorific, label))
         elif label == "PER" and not honorific and key not in person_words and known_place(key):
@@ -523,7 +528,7 @@ def _apply_name_evidence(spool: RecordSpool, evidence: NameEvidence) -> None:
         elif single and label == "PER" and evidence.word_part(key):   # a place's piece stays a place: "Fleet-street"
             unnamed.append((key, honorific, label))
         elif label == "PER" and not honorific and person_words.isdisjoint(key.split()) \
-                and evidence.thing_named(key):
+                and evidence.thing_named(key, name_starts):
             places.append((key, honorific, label))
             thing_heads.add(key.rsplit(" ", 1)[-1])
         elif " " not in key and label != "PER" and after_honorific[key] >= MIN_HONORIFIC_USES \

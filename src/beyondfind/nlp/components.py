@@ -19,7 +19,7 @@ from spacy.tokens import Doc, Span, Token
 from spacy.util import filter_spans
 
 from . import anaphora
-from .name_words import NEVER_NAMES, PLACE_FIRST_WORDS, PLACE_HEADS
+from .name_words import COMPASS_WORDS, NEVER_NAMES, PLACE_FIRST_WORDS, PLACE_HEADS
 from .names import (CALLINGS, FAMILY_HONORIFICS, FIRST_PERSON_PRONOUNS, GROUP_HONORIFICS, NAME_PARTICLES, NOT_NAMES,
                     OFFICE_TITLES, SAINT_WORDS, STRIP_HONORIFICS, THIRD_PERSON_PRONOUNS, _first_names,
                     capitalised_name_word, elided_particle_name, name_gender, parse_name, pronoun_gender)
@@ -555,9 +555,6 @@ PLACE_PREPOSITIONS = ("in", "to", "at", "from", "near", "towards", "toward", "in
 
 
 PLACE_CONNECTORS = frozenset({"of", "the", "de", "du", "la", "le", "del", "des"})   # "Bay of Plenty"
-# WordNet places that a capitalised word names less often than it points a direction ("the South")
-COMPASS_WORDS = frozenset({"north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest",
-                           "centre", "center", "midwest", "orient", "occident"})
 
 
 def _capitalised(doc: Doc, i: int) -> bool:

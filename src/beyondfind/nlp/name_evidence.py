@@ -15,8 +15,9 @@
 * A capitalised plural of a word the book writes itself ("Americans", "Quakers", "Turks",
   "Nantucketers"; or a people's, order's or creed's: "the Huns", "the Carthusians") names a group,
   not a person, unless the singular is a name of the book's people
-  ("the Garths" are Mr. and Mrs. Garth) or a first name; names that merely end in "s" ("Davis",
-  "Jones") have no such singular and stay.
+  ("the Garths" are Mr. and Mrs. Garth) or a first name the book does not write in lower case
+  (King Solomon's Mines' "the Stars" are a group of things: "star" is a first name and a noun);
+  names that merely end in "s" ("Davis", "Jones") have no such singular and stay.
 * A "person" the book writes after "a" or "an" (and at most one word in lower case) in half of
   its (two or more) capitalised occurrences is a noun the author capitalised: Great
   Expectations' "an Insurer of Ships", "a travelling Giant", Middlemarch's "a Churchman".
@@ -28,11 +29,12 @@
   interjection ("Halloa!", "Hurrah!", "Aha!"), not a name.
 * A "person" of one to three words the book writes after "the" in at least half of its (three
   or more) capitalised occurrences, whose last word is no noun for a person or an animal
-  (WordNet's, shipped as ``nlp/data/beings.json``) nor a plural, that starts with no first name
-  and never speaks ("said the X", "the X replied") names a place, an institution or a thing: A
-  Tale of Two Cities' "the Republic" (×30), "the Bastille", Pride and Prejudice's "the
-  Parsonage", Dracula's "the Sereth" and "the Sacred Wafer". "The Jew", "the
-  Dodger", "the President" are nouns for persons; "the Vengeance" (a woman's nickname) speaks.
+  (WordNet's, shipped as ``nlp/data/beings.json``) nor a plural, that (if of several words)
+  starts with no first name and never speaks ("said the X", "the X replied") names a place, an
+  institution or a thing: A Tale of Two Cities' "the Republic" (×30), "the Bastille", Pride and
+  Prejudice's "the Parsonage", Dracula's "the Sereth" and "the Sacred Wafer", Persuasion's "the
+  Cobb" (a first name too). "The Jew", "the Dodger", "the President" are nouns for persons; "the
+  Vengeance" (a woman's nickname) speaks.
 * A capitalised "the X Y" ending in a noun for a person or an animal, written so often, never in
   lower case, and a speaker ("said the Invisible Man") is a character's epithet: a person's name
   (:attr:`NameEvidence.epithets`).
@@ -48,7 +50,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Set
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -125,6 +127,7 @@ _SPEECH_BEFORE = re.compile(rf"\b(?:{_SPEECH_VERBS})\s+[Tt]he\s+$")
 _SPEECH_AFTER = re.compile(rf"\s+(?:{_SPEECH_VERBS})\b")
 THE_SHARE = 0.5
 MIN_THE = 3
+MIN_COMMON_SINGULAR = 2   # a plural's singular written in lower case this often is a common noun (star)
 MIN_SPOKEN = 2
 MIN_CALENDAR_SPEAKER = 3
 MIN_WRITTEN_AS_NAME = 3   # capitalised mid-sentence this often, never in lower case nor after "the": a name ...
@@ -399,7 +402,9 @@ class NameEvidence:
         or people's plural is a group unless its singular is a surname written after an honorific
         (``surnames``: "the Frenches" of a Mr. French): a stray "Yon Indian" read as a full name
         kept The Last of the Mohicans' "Indians" ×76 a person. A plural in "-oes" may drop "es"
-        (King Solomon's Mines' "Buffaloes", the Mohicans' "Mingoes")."""
+        (King Solomon's Mines' "Buffaloes", the Mohicans' "Mingoes"). A first name's plural is a
+        family unless the book writes the singular in lower case (``MIN_COMMON_SINGULAR`` times)
+        and no one bears the plural: King Solomon's Mines' "the Stars" (Star is a first name)."""
         if len(word) < 4 or not word.endswith("s") or word.endswith("ss"):
             return False
         singulars = (word[:-1], word[:-2]) if word.endswith("oes") else (word[:-1],)
@@ -407,7 +412,12 @@ class NameEvidence:
             if singular in NATIONALITIES or singular in PEOPLES:   # "Romans", though Roman is a first name
                 return singular not in surnames
         male, female = _first_names()
-        if any(s in family_words or s in male or s in female for s in singulars):
+        if any(s in family_words for s in singulars):
+            return False
+        # a first name's plural is a family ("the Georges") unless the book writes the singular as a
+        # common noun and no one bears the plural: King Solomon's Mines' "white men from the Stars"
+        firsts = [s for s in singulars if s in male or s in female]
+        if firsts and (word in family_words or all(self.lower.get(s, 0) < MIN_COMMON_SINGULAR for s in firsts)):
             return False
         return any(self.capital.get(s, 0) + self.lower.get(s, 0) >= 2 for s in singulars)
 
@@ -473,14 +483,15 @@ class NameEvidence:
         Grantaire"), by key."""
         return _keyed(m.group(1) or m.group(2) for m in _TAGGED_SPEAKER.finditer(self.text))
 
-    def thing_named(self, key: str) -> bool:
+    def thing_named(self, key: str, name_starts: Set[str] = frozenset()) -> bool:
         """A "person" of one to three words written "the X" in at least ``THE_SHARE`` of its
         (``MIN_THE`` or more) capitalised occurrences, whose head (the last word, or the word before
         "of") is no noun for a person or an animal, whose last word is no plural, that starts with no
-        first name nor with such a noun before a first name, and that never speaks: a place, an institution or a thing
-        ("the Republic", "the Bastille", "the Sacred Wafer", "the Island of Elba"), not "the Jew",
-        "the President", "the Minister of War", "the Mock Turtle", "the Archduke Ferdinand" or "the
-        Vengeance" (who speaks)."""
+        first name if of several words (if of one, it may be a first name that opens no person's name
+        of the book, ``name_starts``) nor with such a noun before a first name, and that never speaks:
+        a place, an institution or a thing ("the Republic", "the Bastille", "the Sacred Wafer", "the
+        Island of Elba", Persuasion's "the Cobb"), not "the Jew", "the President", "the Minister of
+        War", "the Mock Turtle", "the Archduke Ferdinand" or "the Vengeance" (who speaks)."""
         words = key.split()
         # a plural is a group, not a thing; French "-ais" is no plural ("the Marais", "the Palais")
         if not 1 <= len(words) <= 3 or (words[-1].endswith("s") and not words[-1].endswith(("ss", "ais"))):
@@ -488,8 +499,13 @@ class NameEvidence:
         male, female = _first_names()
         head = words[words.index("of") - 1] if "of" in words[1:] else words[-1]   # "the Minister of War"
         # a title and a first name: War and Peace's "the Archduke Ferdinand" is a person (not David
-        # Copperfield's "the Inner Temple", though Temple is a first name, nor "the Lobster Quadrille")
-        if head in _beings() or words[0] in male or words[0] in female or (
+        # Copperfield's "the Inner Temple", though Temple is a first name, nor "the Lobster Quadrille");
+        # one word that is a first name is a thing when written so (Persuasion's "the Cobb", Moby
+        # Dick's ship "the Rachel", Anna Karenina's order "the Andrey"), unless it opens a person's
+        # name of the book (``name_starts``: The Scarlet Pimpernel's "the Scarlet" cut from "the
+        # Scarlet Pimpernel")
+        first_name = words[0] in male or words[0] in female
+        if head in _beings() or (first_name and (len(words) > 1 or key in name_starts)) or (
                 len(words) > 1 and words[0] in _beings() and (words[-1] in male or words[-1] in female)):
             return False
         if len(words) == 1:

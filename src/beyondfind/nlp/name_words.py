@@ -56,6 +56,10 @@ CONTRACTIONS = frozenset("lemme gimme dunno gonna wanna gotta mebbe d'ye tis twa
 FRENCH_WORDS = frozenset("je mais oui non voila tiens allons nous vous pourquoi quoi c'est n'est".split())
 NEVER_NAMES = MONTHS | WEEKDAYS | HOLIDAYS | NATIONALITIES | PARTISANS | ADDRESS_WORDS | CONTRACTIONS | FRENCH_WORDS
 # last words that make a name a place, building or institution ("Donwell Abbey", "Tellson's Bank")
+# words of direction: WordNet places that a capitalised word names less often than it points a
+# direction ("the South"), and never a person alone unless the book writes it as a surname ("Captain West")
+COMPASS_WORDS = frozenset({"north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest",
+                           "centre", "center", "midwest", "orient", "occident"})
 PLACE_HEADS = frozenset({
     "abbey", "bank", "bar", "bridge", "castle", "chapel", "church", "city", "club", "college", "company",
     "cottage", "court", "farm", "grange", "hall", "heights", "hill", "hotel", "house", "inn", "island",
