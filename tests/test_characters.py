@@ -320,6 +320,11 @@ def test_a_nickname_joins_the_character_it_is_used_near():
     without = cluster_names({(None, "elizabeth"): FormStats.from_positions(elizabeth),
                              (None, "lizzy"): FormStats.from_positions(list(range(30, 20000, 400)))})
     assert without.character_of[(None, "lizzy")] != without.character_of[(None, "elizabeth")]   # no window: no evidence
+    # a bare listed first name is one whatever role "Miss X" gives it: Oliver Twist's Nancy, "Miss Nancy" and
+    # never a surname, is who Sikes's "Nance" ×8 is; and the list's "nance" is short for nancy
+    nancy = index({(None, "nancy"): list(range(0, 20000, 40)), ("miss", "nancy"): list(range(7, 20000, 900)),
+                   (None, "nance"): list(range(30, 20000, 2500))})
+    assert nancy.character_of[(None, "nance")] == nancy.character_of[(None, "nancy")]
 
 
 def test_harry_is_henry_near_him_but_no_full_name_henrys():

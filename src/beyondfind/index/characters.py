@@ -638,8 +638,12 @@ def _join_nicknames(members: list[list[_Form]], readings: Mapping[FormKey, tuple
     present = {cid: sorted(positions[cid] + [p for m in members[cid] for p in also_near.get(m.key, ())])
                for cid in persons}
     genders = {cid: {m.gender for m in members[cid] if m.gender} for cid in persons}
-    firsts = {cid: frozenset(m.first for m in members[cid] if m.first) for cid in persons}
     alone = {cid: frozenset(m.words[0] for m in members[cid] if len(m.words) == 1) for cid in persons}
+    # a bare listed first name is a first name here, whatever role the book's few full names gave it:
+    # Oliver Twist's "Nancy" (written "Miss Nancy", never with a surname) is who "Nance" is short for
+    male, female = _first_names()
+    firsts = {cid: frozenset(m.first for m in members[cid] if m.first)
+              | frozenset(w for w in alone[cid] if w in male or w in female) for cid in persons}
     joins = {}
     for cid in persons:
         ms = members[cid]

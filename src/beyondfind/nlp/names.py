@@ -221,7 +221,8 @@ def _first_names() -> tuple[frozenset[str], frozenset[str]]:
 # pet names the nickname list lacks, as nineteenth-century novels write them
 EXTRA_NICKNAMES = {"janet": ("jane",), "kitty": ("catherine", "katherine", "kathleen"),
                    "nelly": ("ellen", "helen", "eleanor"), "jo": ("josephine",),
-                   "tony": ("antony",)}   # the older spelling: The Scarlet Pimpernel's Lord Antony Dewhurst
+                   "tony": ("antony",),   # the older spelling: The Scarlet Pimpernel's Lord Antony Dewhurst
+                   "nance": ("nancy", "ann", "anne")}   # Oliver Twist's Sikes calls Nancy "Nance"
 # nicknames as long as the name they are short for (so the list's pair reads as noise), trusted only
 # on the evidence of nearness (characters._join_nicknames), never to join two full names: The
 # Picture of Dorian Gray's "Harry" ×178 is Lord Henry, but Sense and Sensibility's little "Harry
