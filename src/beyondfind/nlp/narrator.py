@@ -37,6 +37,7 @@ from typing import NamedTuple
 FIRST_PERSON_SHARE = 0.008
 FIRST_PERSON_PASSAGES = 0.25
 MIN_ADDRESSED = 3
+MIN_ADDRESSED_BESIDE = 10   # vocatives beside the narrator's paragraphs that a name seldom said within them needs
 SECOND_NARRATOR_SHARE = 0.25   # a second addressed name winning this share of chapters: several narrators
 # a chapter's narrator is one the narration names at most this many times as often as dialogue addresses
 # them: To Have and to Hold's Nantauquas (addressed 13 times, named 21) is Ralph Percy's companion, not a
@@ -126,13 +127,14 @@ def detect_narrator(passages: Sequence[str], chapters: Sequence[str | None] | No
         return quote.sub(" ", text)
 
     words = first = fp_passages = narrative = 0
-    addressed: Counter = Counter()          # name key → vocatives in first-person passages
+    addressed: Counter = Counter()          # name key → vocatives in or beside first-person passages
+    addressed_within: Counter = Counter()   # ... in first-person passages themselves
     named_in_narration: Counter = Counter()
     by_chapter: dict[str | None, Counter] = {}
-    for text, chapter in zip(passages, chapters):
-        plain = _narration(text)
+    plains = [_narration(text) for text in passages]
+    firsts = [len(_FIRST.findall(plain)) for plain in plains]
+    for i, (text, chapter, plain, n_first) in enumerate(zip(passages, chapters, plains, firsts)):
         n_words = len(_WORD.findall(plain))
-        n_first = len(_FIRST.findall(plain))
         words += n_words
         first += n_first
         if n_words >= 8:
@@ -140,7 +142,9 @@ def detect_narrator(passages: Sequence[str], chapters: Sequence[str | None] | No
             fp_passages += n_first > 0
         for m in re.finditer(r"\b[A-Z][a-z’']+\b", plain):
             named_in_narration[m.group().lower()] += 1
-        if n_first:
+        # a line of dialogue is its own paragraph: the narrator's "I" of the paragraph before or after
+        # puts it in a first-person scene ("“Huck, you …”" between two of Huck's paragraphs)
+        if n_first or (i and firsts[i - 1]) or (i + 1 < len(firsts) and firsts[i + 1]):
             for q in quote.finditer(text):
                 if _CITED_AFTER.search(text, max(0, q.start() - 2), q.start()):
                     continue
@@ -156,6 +160,7 @@ def detect_narrator(passages: Sequence[str], chapters: Sequence[str | None] | No
                     if key and key not in called:
                         called.add(key)
                         addressed[key] += 1
+                        addressed_within[key] += bool(n_first)
                         by_chapter.setdefault(chapter, Counter())[key] += 1
     share = first / words if words else 0.0
     spread = fp_passages / narrative if narrative else 0.0
@@ -241,6 +246,10 @@ def detect_narrator(passages: Sequence[str], chapters: Sequence[str | None] | No
         if nb >= SECOND_NARRATOR_SHARE * decided and not _same_person(a, b):
             return Narration(True, None, (a.title(), b.title()), "chapters addressed to different names", share, top)
     if narrated_about(ranked[0], addressed[ranked[0]]):
+        return Narration(True, share=share, addressed=top)
+    # a name seldom said inside the narrator's own paragraphs needs more calls beside them: The
+    # Country of the Pointed Firs' unnamed narrator is not "Almiry" (Mrs. Todd, called so six times)
+    if addressed_within[ranked[0]] < MIN_ADDRESSED and addressed[ranked[0]] < MIN_ADDRESSED_BESIDE:
         return Narration(True, share=share, addressed=top)
     return Narration(True, ranked[0].title(), (ranked[0].title(),), "addressed", share, top)
 
