@@ -429,6 +429,19 @@ def test_a_word_of_direction_is_a_place_unless_the_book_makes_it_a_surname(nlp):
     assert captain["PER"] >= 3, captain
 
 
+def test_foreign_honorifics_in_the_plural_name_no_one(nlp):
+    """The Mysteries of Udolpho's "Ye are to know, Signors" (×19) was a name, the display name of
+    Signor Bertolini's row; "the Signors Bertolini and Cavigni" is two people, no name of one."""
+    from beyondfind.documents import load_document
+
+    udolpho = load_document(DATA / "litbank" / "original" / "3268_the_mysteries_of_udolpho.txt")
+    passages = [p.text for p in udolpho.passages if "Signors" in p.text]
+    ann = annotate_document(parse_document(("\n\n".join(passages) + "\n").encode(), "signors.txt"), nlp)
+    keys = [m.key for m in ann.mentions if m.is_name]
+    assert len(passages) >= 15 and keys
+    assert not any(k.split()[0] in ("signors", "signori", "messieurs") for k in keys), keys
+
+
 def test_a_weekday_that_speaks_is_a_persons_name(nlp):
     """Robinson Crusoe's man Friday (a LitBank full text) was a date every time the tagger read him
     and no one in the entity list. A month or weekday that is a dialogue tag's speaker three times

@@ -34,7 +34,8 @@ ADDRESS_WORDS = frozenset("""papa mamma mama mammy pa ma grandpapa grandmamma gr
     missus mis ma'am sir madam mister master miss mrs mr baby heaven god almighty lord providence fate nature fortune
     chapter volume book part letter journal diary alas hallo hullo amen lor jove gott mein dieu mon
     majesty ladyship lordship excellency highness sire mum mummy dad daddy lookee
-    pardieu parbleu morbleu sacrebleu woe serene thou thee thy thine thyself ye esq hon""".split())
+    pardieu parbleu morbleu sacrebleu woe serene thou thee thy thine thyself ye esq hon
+    signors signori messieurs senores señores herren""".split())
 # ("the Almighty", "God Almighty": Dracula ×5, a person's row, then a place's once WordNet's
 # instances left the nouns for beings; "Lor!", "By Jove!", "Mein Gott!", "Mon Dieu!", "Pardieu!",
 # "Woe to him …!": oaths and cries, listed as persons in Oliver Twist and Dracula, Monte Cristo ×13
@@ -45,7 +46,9 @@ ADDRESS_WORDS = frozenset("""papa mamma mama mammy pa ma grandpapa grandmamma gr
 # after a name: Jane Eyre ×2, Vanity Fair ×3, and "the Hon.", before one: Dear Enemy's "the Hon. Cy
 # Wykoff", a row "Hon" ×25, Dracula's "Hon. Arthur Holmwood" a place "Hon" ×4; "Mis'", the dialect's
 # Mrs. or Miss, which the sentence splitter cuts from its name: The House Behind the Cedars' "Mis'
-# Molly", a row "Mis" ×112)
+# Molly", a row "Mis" ×112); foreign honorifics in the plural, said to several people ("Ye are to
+# know, Signors": The Mysteries of Udolpho ×19, the display name of Signor Bertolini's row;
+# "Messieurs", The Scarlet Pimpernel's place ×3)
 # dialect spellings of a verb and a pronoun that open a sentence: Tom Sawyer's "Lemme see" (×5, a
 # person's row), "Gimme"; Moby Dick's sailors' "D’ye see" (×33 tagged PER); the apostrophe's "'Tis",
 # "'Twas" left as a capitalised word (Far from the Madding Crowd's rustics: "Tis" ×47, a person's row)
@@ -55,11 +58,11 @@ CONTRACTIONS = frozenset("lemme gimme dunno gonna wanna gotta mebbe d'ye tis twa
 # accents folded like name keys ("voilà" → "voila")
 FRENCH_WORDS = frozenset("je mais oui non voila tiens allons nous vous pourquoi quoi c'est n'est".split())
 NEVER_NAMES = MONTHS | WEEKDAYS | HOLIDAYS | NATIONALITIES | PARTISANS | ADDRESS_WORDS | CONTRACTIONS | FRENCH_WORDS
-# last words that make a name a place, building or institution ("Donwell Abbey", "Tellson's Bank")
 # words of direction: WordNet places that a capitalised word names less often than it points a
 # direction ("the South"), and never a person alone unless the book writes it as a surname ("Captain West")
 COMPASS_WORDS = frozenset({"north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest",
                            "centre", "center", "midwest", "orient", "occident"})
+# last words that make a name a place, building or institution ("Donwell Abbey", "Tellson's Bank")
 PLACE_HEADS = frozenset({
     "abbey", "bank", "bar", "bridge", "castle", "chapel", "church", "city", "club", "college", "company",
     "cottage", "court", "farm", "grange", "hall", "heights", "hill", "hotel", "house", "inn", "island",

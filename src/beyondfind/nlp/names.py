@@ -58,7 +58,7 @@ FAMILY_HONORIFICS = frozenset({"mr", "mrs", "miss", "ms", "master", "madam", "ma
 # titles that do not imply a gender in this use
 NEUTRAL_HONORIFICS = frozenset({"old", "young", "little", "poor", "dear", "cousin", "granny", "grandma", "grandpa"})
 # plural honorifics: "the Misses Eshton" are two people, not a name
-GROUP_HONORIFICS = frozenset({"misses", "messrs", "mesdames", "mmes", "mlles"})
+GROUP_HONORIFICS = frozenset({"misses", "messrs", "mesdames", "mmes", "mlles", "messieurs", "signors", "signori"})
 # "pap" and "st" are name-like in the books; only these are stripped as honorifics:
 SAINT_WORDS = frozenset({"st", "saint"})   # part of the name after them ("St. John"), never stripped
 STRIP_HONORIFICS = (MALE_HONORIFICS | FEMALE_HONORIFICS) - SAINT_WORDS - {"pap", "old", "young", "little"}
