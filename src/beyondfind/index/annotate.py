@@ -482,8 +482,8 @@ def _apply_name_evidence(spool: RecordSpool, evidence: NameEvidence) -> None:
     one-word "persons" the book boards ("aboard the Pequod") VEH;
     "persons" written "the X" that end in no noun for a being and never speak ("the Republic",
     "the Sacred Wafer") LOC, and so does a word of direction no one bears as a surname ("out West",
-    "the West"; not To Have and to Hold's Captain West); one-word names of another label that the book writes after a
-    person's honorific ("Renfield" and a stray "Mr. Renfield" FAC beside "Mr. Renfield" PER; not
+    "the West"; not To Have and to Hold's Captain West); one-word names of another label that the
+    book writes after a person's honorific ("Renfield" and a stray "Mr. Renfield" FAC beside "Mr. Renfield" PER; not
     a known place nor used like one), and first name + such a surname ("Charley Bates" ORG beside
     "Master Bates"; not named like a place: "Hill Street") become PER, as do one-word plurals of a
     surname the book writes after a family's honorific ("the Eltons", ORG ×13 beside "Mrs.

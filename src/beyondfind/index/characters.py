@@ -722,14 +722,15 @@ def _join_late_full_names(members: list[list[_Form]], readings: Mapping[FormKey,
         # with a surname some other person of its gender bears alone (David Copperfield's "Clara
         # Peggotty" is Peggotty, not David's mother Clara; "Letty Garth" is no "Garth", her father)
         # stays where it is
-        surnames = {m.surname for m in ms if len(m.words) > 1}
-        namesake = genders and any(c != target and {m.gender for m in members[c] if m.gender} == genders
-                                   and any(m.honorific is None and len(m.words) == 1 and m.words[0] in surnames
-                                           for m in members[c]) for c in persons)
         if firsts != {word} or any(m.honorific is None and len(m.words) == 1 for m in ms) \
-                or all(m.stats.titles_only for m in ms) or any("of" in m.words for m in ms) or namesake \
+                or all(m.stats.titles_only for m in ms) or any("of" in m.words for m in ms) \
                 or count >= RARE or own_count < OWN_SHARE * count or len(genders) > 1 \
                 or cid in joins or cid in joins.values() or target in joins:
+            continue
+        surnames = {m.surname for m in ms if len(m.words) > 1}
+        if genders and any(c != target and {m.gender for m in members[c] if m.gender} == genders
+                           and any(m.honorific is None and len(m.words) == 1 and m.words[0] in surnames
+                                   for m in members[c]) for c in persons):
             continue
         positions = sorted(p for m in ms for p in m.stats.positions)
         others = sorted(p for m in own for p in m.stats.positions)

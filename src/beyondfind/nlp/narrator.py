@@ -175,7 +175,7 @@ def detect_narrator(passages: Sequence[str], chapters: Sequence[str | None] | No
     contributors = _contributors(body)
     if len(contributors) >= 2:
         return Narration(True, None, tuple(contributors), "narratives by several hands", share, top)
-    narration_only = "\n".join(_narration(p) for p in passages)
+    narration_only = "\n".join(plains)
     written_as_name: dict[str, bool] = {}
 
     def name_like(key: str) -> bool:
